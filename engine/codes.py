@@ -1,0 +1,146 @@
+"""Reading and writing codes.
+
+A code is a tuple of colour digits (1-based), e.g. ``(1, 1, 2, 3)``. People may type it
+as ``1123``, ``1 1 2 3``, ``1-1-2-3``, ``1,1,2,3``, in full-width digits, with one letter
+per colour (``RROY``) or with the colour emoji themselves. Every rejection says what is
+wrong and how to write it right.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+
+from .colors import BY_EMOJI, BY_LETTER, PALETTE, letters
+from .errors import InvalidCode
+from .rules import MAX_COLORS, Rules
+
+Code = tuple[int, ...]
+
+#: Characters that may separate pegs; they are ignored.
+SEPARATORS = frozenset(" \t\n\r-,._/|;:+")
+#: Longest raw text we look at; anything longer is refused before parsing.
+MAX_INPUT_CHARS = 64
+_VARIATION_SELECTORS = frozenset("\ufe0e\ufe0f")
+
+
+def _shorten(text: str, limit: int = 20) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _describe_char(ch: str) -> str:
+    if ch.isprintable() and not ch.isspace():
+        return repr(ch)
+    return f"U+{ord(ch):04X}"
+
+
+def _read_symbols(text: str, rules: Rules | None) -> list[int]:
+    """Turn text into colour digits without checking them against the rules yet."""
+    if len(text) > MAX_INPUT_CHARS:
+        raise InvalidCode(
+            f"that is {len(text)} characters long; a code is just its colours, like "
+            f"{example(rules)}"
+        )
+    digits: list[int] = []
+    position = 0
+    for raw in text:
+        if raw in _VARIATION_SELECTORS:
+            continue
+        if raw in BY_EMOJI:
+            position += 1
+            digits.append(BY_EMOJI[raw].digit)
+            continue
+        ch = unicodedata.normalize("NFKC", raw)
+        if (len(ch) == 1 and ch in SEPARATORS) or ch.isspace() or not ch:
+            continue
+        position += 1
+        if ch.isdigit() and ch.isascii():
+            digits.append(int(ch))
+        elif ch.upper() in BY_LETTER:
+            digits.append(BY_LETTER[ch.upper()].digit)
+        else:
+            colours = rules.colors if rules else MAX_COLORS
+            raise InvalidCode(
+                f"unknown character {_describe_char(raw)} at peg {position}: use the digits "
+                f"1-{colours} or the letters {letters(colours)}"
+            )
+    return digits
+
+
+def example(rules: Rules | None) -> str:
+    """A valid example code for these rules, such as ``1123`` (or ``1234`` without repeats)."""
+    if rules is None:
+        return "1123"
+    if rules.repeats:
+        pattern = [1, 1, 2, 3, 4, 5, 6, 1]
+        return "".join(str(min(d, rules.colors)) for d in pattern[: rules.pegs])
+    return "".join(str(d) for d in range(1, rules.pegs + 1))
+
+
+def parse_code(text: str | Sequence[int], rules: Rules) -> Code:
+    """Read a code and check it against the rules; raise :class:`InvalidCode` if it breaks them."""
+    if isinstance(text, str):
+        stripped = text.strip()
+        if not stripped:
+            raise InvalidCode(
+                f"the code is empty: type {rules.pegs} colours, like {example(rules)}"
+            )
+        digits = _read_symbols(stripped, rules)
+    else:
+        digits = [int(d) for d in text]
+    if len(digits) != rules.pegs:
+        raise InvalidCode(
+            f"expected {rules.pegs} pegs, got {len(digits)}: type {rules.pegs} colours, "
+            f"like {example(rules)}"
+        )
+    for position, digit in enumerate(digits, start=1):
+        if not 1 <= digit <= rules.colors:
+            name = PALETTE[digit - 1].letter + " = " if 1 <= digit <= len(PALETTE) else ""
+            raise InvalidCode(
+                f"colour {digit} ({name}{_name(digit)}) at peg {position} is out of range: "
+                f"this game uses colours 1-{rules.colors} ({letters(rules.colors)})"
+            )
+    if not rules.repeats:
+        repeated = [d for d, n in Counter(digits).items() if n > 1]
+        if repeated:
+            d = repeated[0]
+            times = {2: "twice"}.get(digits.count(d), f"{digits.count(d)} times")
+            raise InvalidCode(
+                f"colour {d} appears {times}, but repeats are off in this game: "
+                f"use {rules.pegs} different colours, like {example(rules)}"
+            )
+    return tuple(digits)
+
+
+def _name(digit: int) -> str:
+    return PALETTE[digit - 1].name if 1 <= digit <= len(PALETTE) else "no such colour"
+
+
+def as_code(value: str | Sequence[int]) -> Code:
+    """Read a code without rules (any length, colours 1-9); used by :func:`engine.score`."""
+    if isinstance(value, str):
+        digits = _read_symbols(value.strip(), None)
+    else:
+        digits = [int(d) for d in value]
+    if not digits:
+        raise InvalidCode("the code is empty")
+    for position, digit in enumerate(digits, start=1):
+        if not 1 <= digit <= MAX_COLORS:
+            raise InvalidCode(f"colour {digit} at peg {position} is out of range: use 1-9")
+    return tuple(digits)
+
+
+def format_code(code: Sequence[int]) -> str:
+    """``(1, 1, 2, 3)`` -> ``"1123"``."""
+    return "".join(str(d) for d in code)
+
+
+def format_letters(code: Sequence[int]) -> str:
+    """``(1, 1, 2, 3)`` -> ``"RROY"``."""
+    return "".join(PALETTE[d - 1].letter for d in code)
+
+
+def format_emoji(code: Sequence[int]) -> str:
+    """The code as colour emoji."""
+    return "".join(PALETTE[d - 1].emoji for d in code)

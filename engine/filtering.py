@@ -1,0 +1,90 @@
+"""Narrowing the set of possible codes after a reply."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .space import CodeSpace, _color_counts
+
+#: Codes scored at once when filtering a large explicit set (bounds temporary memory).
+FILTER_CHUNK = 1 << 20
+
+
+def filter_possible(
+    space: CodeSpace, possible: np.ndarray | None, guess: int, reply: int
+) -> np.ndarray:
+    """The codes of ``possible`` (``None`` = all codes) that give ``reply`` to ``guess``.
+
+    Returns a sorted int64 index array.
+    """
+    if not space.materialized:
+        halves = _HalfGroups(space, guess)
+        if possible is None:
+            return halves.matching_space(reply)
+        score = halves.feedback
+    else:
+        if possible is None:
+            possible = space.all_indices()
+
+        def score(chunk: np.ndarray) -> np.ndarray:
+            return space.feedback_one(guess, chunk)
+
+    keep = [
+        chunk[score(chunk) == reply]
+        for chunk in (possible[i : i + FILTER_CHUNK] for i in range(0, len(possible), FILTER_CHUNK))
+    ]
+    return np.concatenate(keep) if keep else possible[:0]
+
+
+class _HalfGroups:
+    """Scores one guess against a space too large to list, without decoding every code.
+
+    A code is a high and a low half of its pegs (index = high * n_low + low). Its reply
+    depends only on each half's black count and guess-colour counts, so the halves fall
+    into a few hundred groups, and the reply is one look-up in a group x group table.
+    """
+
+    def __init__(self, space: CodeSpace, guess: int):
+        pegs, colors = space.pegs, space.colors
+        g = space.digits(np.array([guess], dtype=np.int64))[0]
+        split = pegs // 2
+        self._wanted = np.bincount(g, minlength=colors)
+        self._used = np.flatnonzero(self._wanted)
+        high_keys, self.high_group = self._groups(g[:split], colors)
+        low_keys, self.low_group = self._groups(g[split:], colors)
+        self.n_low = len(self.low_group)
+        black = high_keys[:, 0, None] + low_keys[None, :, 0]
+        capped = np.minimum(high_keys[:, None, 1:] + low_keys[None, :, 1:], self._wanted[self._used])
+        self.table = (black * pegs + capped.sum(-1)).astype(np.uint8)
+
+    def _groups(self, part: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
+        digits = np.array(list(itertools.product(range(colors), repeat=len(part))), np.uint8)
+        black = (digits == part).sum(axis=1)
+        counts = np.minimum(_color_counts(digits, colors)[:, self._used], self._wanted[self._used])
+        keys, inverse = np.unique(np.column_stack([black, counts]), axis=0, return_inverse=True)
+        return keys.astype(np.int64), inverse.ravel()
+
+    def feedback(self, codes: np.ndarray) -> np.ndarray:
+        high, low = np.divmod(codes, self.n_low)
+        return self.table[self.high_group[high], self.low_group[low]]
+
+    def matching_space(self, reply: int) -> np.ndarray:
+        """Every code of the space with this reply, in ascending order."""
+        match = self.table == reply
+        order = np.argsort(self.low_group, kind="stable")
+        bounds = np.searchsorted(self.low_group[order], np.arange(self.table.shape[1] + 1))
+        members = [order[bounds[j] : bounds[j + 1]] for j in range(self.table.shape[1])]
+        low_sets = [
+            np.sort(np.concatenate([members[j] for j in np.flatnonzero(row)]))
+            if row.any()
+            else np.empty(0, dtype=np.int64)
+            for row in match
+        ]
+        parts = [
+            high * self.n_low + low_sets[group]
+            for high, group in enumerate(self.high_group)
+            if len(low_sets[group])
+        ]
+        return np.concatenate(parts).astype(np.int64) if parts else np.empty(0, dtype=np.int64)

@@ -1,0 +1,185 @@
+"""A solver session: the computer breaks a code a person thinks of, one reply at a time."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .codes import Code, format_code, parse_code
+from .errors import InconsistentFeedback
+from .filtering import filter_possible
+from .rules import Rules
+from .scoring import Feedback, score_codes, validate_feedback
+from .space import CodeSpace, space_for
+from .strategies import DEFAULT_BUDGET, Budget, Decision, choose_guess, get_strategy
+
+
+@dataclass(frozen=True)
+class Turn:
+    guess: Code
+    feedback: Feedback
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A reply that was wrong, found once the real code is known."""
+
+    turn: int  # 1-based
+    guess: Code
+    given: Feedback
+    correct: Feedback
+
+    def __str__(self) -> str:
+        return (
+            f"turn {self.turn}: {format_code(self.guess)} was answered {self.given}, "
+            f"but the right reply was {self.correct}"
+        )
+
+
+def history_key(space: CodeSpace, turns: Iterable[tuple[int, int]]) -> bytes:
+    """Bytes naming a game history (guess index, encoded reply): seeds sampled decisions."""
+    return b"".join(struct.pack("<qB", guess, reply) for guess, reply in turns)
+
+
+class SolverSession:
+    """Ask :meth:`next_guess`, answer with :meth:`tell`, repeat.
+
+    The guesses are a pure function of the rules, strategy, seed and replies, so a session
+    can be rebuilt from stored replies with :meth:`replay`.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        strategy: str = "knuth",
+        *,
+        seed: int = 0,
+        budget: Budget = DEFAULT_BUDGET,
+    ):
+        self.rules = rules
+        self.strategy = get_strategy(strategy)
+        self.seed = seed
+        self.budget = budget
+        self.space = space_for(rules)
+        self._turns: list[Turn] = []
+        self._keys: list[tuple[int, int]] = []
+        self._possible: list[np.ndarray | None] = [None]
+        self._played: list[frozenset[int]] = [frozenset()]
+        self._pending: Decision | None = None
+        self.last_decision: Decision | None = None
+
+    # ---- state ----------------------------------------------------------------------------
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return tuple(self._turns)
+
+    @property
+    def remaining(self) -> int:
+        """How many codes still fit every reply."""
+        possible = self._possible[-1]
+        return self.space.size if possible is None else len(possible)
+
+    @property
+    def solved(self) -> bool:
+        return bool(self._turns) and self._turns[-1].feedback.is_win(self.rules.pegs)
+
+    @property
+    def inconsistent(self) -> bool:
+        return self.remaining == 0
+
+    def possible_codes(self, limit: int = 10) -> list[Code]:
+        """Up to ``limit`` of the codes that still fit, lowest first."""
+        possible = self._possible[-1]
+        idx = range(min(limit, self.space.size)) if possible is None else possible[:limit]
+        return [self.space.code(int(i)) for i in idx]
+
+    # ---- playing --------------------------------------------------------------------------
+    def next_guess(self) -> Code:
+        """The computer's next guess (the same one until a reply is told)."""
+        if self.solved:
+            raise RuntimeError("the code is already broken")
+        self._raise_if_inconsistent()
+        if self._pending is None:
+            self._pending = choose_guess(
+                self.space,
+                self.strategy,
+                self._possible[-1],
+                self._played[-1],
+                history=history_key(self.space, self._keys),
+                seed=self.seed,
+                budget=self.budget,
+            )
+            self.last_decision = self._pending
+        return self.space.code(self._pending.index)
+
+    def tell(self, feedback: Feedback | tuple[int, int]) -> int:
+        """Answer the current guess. Returns how many codes remain.
+
+        Raises :class:`InvalidFeedback` (nothing recorded) if no code could give that reply
+        to this guess, and :class:`InconsistentFeedback` (reply recorded; take it back with
+        :meth:`take_back`) if the replies together leave no possible code.
+        """
+        guess = self.next_guess()
+        reply = validate_feedback(self.rules, guess, feedback)
+        assert self._pending is not None
+        index = self._pending.index
+        encoded = reply.encode(self.rules.pegs)
+        possible = filter_possible(self.space, self._possible[-1], index, encoded)
+        self._turns.append(Turn(guess, reply))
+        self._keys.append((index, encoded))
+        self._possible.append(possible)
+        self._played.append(self._played[-1] | {d - 1 for d in guess})
+        self._pending = None
+        self._raise_if_inconsistent()
+        return len(possible)
+
+    def take_back(self) -> Turn:
+        """Undo the last reply (for example the one that made the replies contradict)."""
+        if not self._turns:
+            raise IndexError("there is no reply to take back")
+        self._keys.pop()
+        self._possible.pop()
+        self._played.pop()
+        self._pending = None
+        return self._turns.pop()
+
+    def check_against(self, secret: str | Code) -> list[Mistake]:
+        """Given the real code, every turn whose reply was wrong and what it should have been."""
+        code = parse_code(secret, self.rules) if isinstance(secret, str) else tuple(secret)
+        parse_code(code, self.rules)
+        mistakes = []
+        for number, turn in enumerate(self._turns, start=1):
+            correct = score_codes(code, turn.guess)
+            if correct != turn.feedback:
+                mistakes.append(Mistake(number, turn.guess, turn.feedback, correct))
+        return mistakes
+
+    def _raise_if_inconsistent(self) -> None:
+        if self._turns and self.remaining == 0:
+            raise InconsistentFeedback(
+                f"no code fits all {len(self._turns)} replies: one of them is wrong "
+                f"(take back the last reply, or reveal your code to see which)",
+                turn=len(self._turns),
+            )
+
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        strategy: str,
+        replies: Iterable[Feedback | tuple[int, int]],
+        *,
+        seed: int = 0,
+        budget: Budget = DEFAULT_BUDGET,
+    ) -> SolverSession:
+        """Rebuild a session from its stored replies (an inconsistent last reply is kept)."""
+        session = cls(rules, strategy, seed=seed, budget=budget)
+        for reply in replies:
+            try:
+                session.tell(reply)
+            except InconsistentFeedback:
+                break
+        return session

@@ -1,0 +1,323 @@
+"""How the code breaker picks its next guess from the codes still possible.
+
+The partition strategies (Knuth, Irving, entropy, Kooi) all build the same guess x reply
+count matrix and differ only in how they reduce each row to a score. Exact shortcuts keep
+the matrix small without changing any answer:
+
+* at the first move every code is equivalent to one whose colours and positions are
+  sorted by block size (``1122``), so only one guess per integer partition of the pegs is
+  scored;
+* later, colours never played are interchangeable, so only the lowest code of each class
+  under renaming those colours is scored (the lowest of a class always wins the tie-break);
+* with one or two codes left, or when a possible code splits the rest into singletons,
+  the answer is known without the full matrix.
+
+When the exact matrix would be too large (6x9 and up) the decision is made in a
+bounded-work mode: the replies are counted over a seeded sample of the possible codes and
+the candidate guesses are a seeded sample of possible and canonical codes. Every choice is
+deterministic for the same rules, history and seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .errors import UnknownStrategy
+from .space import BLOCK_ENTRIES, CodeSpace
+
+CountsReducer = Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    description: str
+    #: Reduces a ``(guesses, replies)`` count matrix to one score per guess; lowest wins.
+    reduce: CountsReducer | None = None
+
+    @property
+    def uses_partitions(self) -> bool:
+        return self.reduce is not None
+
+
+def _worst_case(counts: np.ndarray) -> np.ndarray:
+    return counts.max(axis=1)
+
+
+def _expected_size(counts: np.ndarray) -> np.ndarray:
+    c = counts.astype(np.int64)
+    return (c * c).sum(axis=1)
+
+
+def _entropy(counts: np.ndarray) -> np.ndarray:
+    # Maximising entropy = minimising sum(c log c); rounding makes equal partitions tie exactly.
+    table = _xlogx(int(counts.max()) + 1)
+    return np.round(table[counts].sum(axis=1), 9)
+
+
+@lru_cache(maxsize=8)
+def _xlogx_cached(n: int) -> np.ndarray:
+    x = np.arange(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x > 0, x * np.log2(np.maximum(x, 1)), 0.0)
+
+
+def _xlogx(n: int) -> np.ndarray:
+    size = 1 << max(n - 1, 1).bit_length()  # round up so the cache stays small
+    return _xlogx_cached(size)
+
+
+def _most_parts(counts: np.ndarray) -> np.ndarray:
+    return -(counts > 0).sum(axis=1)
+
+
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        Strategy("knuth", "Knuth 1976: minimise the worst case (at most 5 guesses at 4x6)",
+                 _worst_case),
+        Strategy("expected-size", "Irving 1979: minimise the expected number of codes left",
+                 _expected_size),
+        Strategy("entropy", "Maximise the information (entropy) of the reply", _entropy),
+        Strategy("most-parts", "Kooi 2005: maximise the number of different replies",
+                 _most_parts),
+        Strategy("first-consistent", "Guess the lowest code that fits every reply so far"),
+        Strategy("random-consistent", "Guess a random code that fits every reply (seeded)"),
+    )
+}
+DEFAULT_STRATEGY = "knuth"
+
+
+def get_strategy(name: str) -> Strategy:
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise UnknownStrategy(
+            f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much scoring one decision may do (entries of the guess x secret matrix)."""
+
+    #: Up to this many entries the decision is exact (~0.3 s at 5x8).
+    exact_entries: int = 40_000_000
+    #: In bounded-work mode: how many possible codes the replies are counted over...
+    sample_secrets: int = 2_000
+    #: ...and how many entries in all (candidates x sampled secrets)...
+    bounded_entries: int = 12_000_000
+    #: ...over at most this many candidate guesses.
+    max_candidates: int = 20_000
+
+
+DEFAULT_BUDGET = Budget()
+
+
+@dataclass(frozen=True)
+class Decision:
+    index: int
+    #: False when the bounded-work mode sampled secrets or candidates.
+    exact: bool
+    candidates: int
+    secrets_scored: int
+
+
+def rng_for(seed: int, strategy: str, history: bytes) -> np.random.Generator:
+    digest = hashlib.blake2b(
+        history, digest_size=16, key=f"{seed}:{strategy}".encode()[:64]
+    ).digest()
+    return np.random.default_rng(int.from_bytes(digest, "little"))
+
+
+def choose_guess(
+    space: CodeSpace,
+    strategy: Strategy,
+    possible: np.ndarray | None,
+    played: frozenset[int],
+    *,
+    history: bytes = b"",
+    seed: int = 0,
+    budget: Budget = DEFAULT_BUDGET,
+) -> Decision:
+    """Pick the next guess (a code index).
+
+    ``possible`` is the sorted array of code indices that fit every reply, or ``None`` before
+    the first reply (all codes). ``played`` holds the 0-based colours guessed so far.
+    """
+    n = space.size if possible is None else len(possible)
+    if n == 0:
+        raise ValueError("no possible code left")
+
+    def nth(i: int) -> int:
+        return int(i if possible is None else possible[i])
+
+    if strategy.name == "random-consistent":
+        return Decision(nth(int(rng_for(seed, strategy.name, history).integers(n))), True, n, 0)
+    if not strategy.uses_partitions or n <= 2:
+        return Decision(nth(0), True, n, 0)
+
+    rng = rng_for(seed, strategy.name, history)
+    if possible is None:
+        candidates: np.ndarray | None = first_move_candidates(space)
+    elif space.materialized:
+        candidates = canonical_guesses(space, played)
+    else:
+        candidates = None  # too many to list: sampled below
+    secrets = possible if possible is not None else (
+        space.all_indices() if space.materialized else None
+    )
+
+    if possible is not None and n <= budget.sample_secrets:
+        perfect = _perfect_split(space, possible)
+        if perfect is not None:
+            return Decision(perfect, True, n, n)
+    if (
+        candidates is not None
+        and secrets is not None
+        and len(candidates) * n <= budget.exact_entries
+    ):
+        index = _best(space, strategy, candidates, secrets, possible)
+        return Decision(index, True, len(candidates), n)
+
+    # Bounded-work mode.
+    m = min(n, budget.sample_secrets)
+    if secrets is None:
+        sample = np.unique(rng.integers(0, space.size, size=m, dtype=np.int64))
+    elif m < n:
+        sample = np.sort(rng.choice(secrets, size=m, replace=False))
+    else:
+        sample = secrets
+    room = max(min(budget.bounded_entries // len(sample), budget.max_candidates), 2)
+    if candidates is None or len(candidates) > room:
+        half = room // 2
+        picks = [sample[rng.choice(len(sample), size=min(half, len(sample)), replace=False)]]
+        pool = candidates
+        if pool is None:
+            picks.append(rng.integers(0, space.size, size=room - half, dtype=np.int64))
+        else:
+            picks.append(rng.choice(pool, size=min(room - half, len(pool)), replace=False))
+        candidates = np.unique(np.concatenate(picks))
+    index = _best(space, strategy, candidates, sample, possible)
+    return Decision(index, False, len(candidates), len(sample))
+
+
+def _best(
+    space: CodeSpace,
+    strategy: Strategy,
+    candidates: np.ndarray,
+    secrets: np.ndarray,
+    possible: np.ndarray | None,
+) -> int:
+    """Lowest score wins; ties go to a possible code, then to the lowest code."""
+    keys = partition_scores(space, strategy.reduce, candidates, secrets)
+    if possible is None:
+        is_possible = np.ones(len(candidates), dtype=bool)
+    else:
+        pos = np.searchsorted(possible, candidates)
+        pos[pos >= len(possible)] = 0
+        is_possible = possible[pos] == candidates
+    best = keys.min()
+    tied = keys == best
+    preferred = tied & is_possible
+    pick = preferred if preferred.any() else tied
+    return int(candidates[np.argmax(pick)])  # candidates are sorted: first True is lowest
+
+
+def partition_scores(
+    space: CodeSpace, reduce: CountsReducer, candidates: np.ndarray, secrets: np.ndarray
+) -> np.ndarray:
+    """Score every candidate by how it splits ``secrets`` into reply classes."""
+    batch = space.against(secrets)
+    nfb = space.n_feedback
+    rows = max(1, BLOCK_ENTRIES // max(len(secrets), 1))
+    out = []
+    for start in range(0, len(candidates), rows):
+        chunk = candidates[start : start + rows]
+        out.append(reduce(reply_counts(batch.feedback(chunk), nfb)))
+    return np.concatenate(out)
+
+
+def reply_counts(feedback: np.ndarray, n_feedback: int) -> np.ndarray:
+    """``(g, s)`` encoded feedback -> ``(g, n_feedback)`` count of each reply per guess."""
+    g = feedback.shape[0]
+    flat = feedback.astype(np.int32)
+    flat += (np.arange(g, dtype=np.int32) * n_feedback)[:, None]
+    return np.bincount(flat.ravel(), minlength=g * n_feedback).reshape(g, n_feedback)
+
+
+def _perfect_split(space: CodeSpace, possible: np.ndarray) -> int | None:
+    """The lowest possible code whose replies tell every remaining code apart, if any.
+
+    Such a guess is optimal for every partition strategy and wins their tie-breaks."""
+    counts = reply_counts(space.against(possible).feedback(possible), space.n_feedback)
+    perfect = np.flatnonzero(counts.max(axis=1) <= 1)
+    return int(possible[perfect[0]]) if len(perfect) else None
+
+
+def first_move_candidates(space: CodeSpace) -> np.ndarray:
+    """One code per integer partition of the pegs: all first guesses up to symmetry."""
+    return _first_move_candidates(space.rules)
+
+
+@lru_cache(maxsize=32)
+def _first_move_candidates(rules) -> np.ndarray:
+    from .space import space_for
+
+    space = space_for(rules)
+    codes = set()
+    shapes = _partitions(rules.pegs, rules.colors) if rules.repeats else [(1,) * rules.pegs]
+    for blocks in shapes:
+        code = tuple(colour + 1 for colour, size in enumerate(blocks) for _ in range(size))
+        codes.add(space.index(code))
+    out = np.array(sorted(codes), dtype=np.int64)
+    out.setflags(write=False)
+    return out
+
+
+def _partitions(n: int, max_parts: int, largest: int | None = None) -> list[tuple[int, ...]]:
+    """Partitions of ``n`` into at most ``max_parts`` parts, each listed largest part first."""
+    largest = n if largest is None else largest
+    if n == 0:
+        return [()]
+    if max_parts == 0:
+        return []
+    return [
+        (first, *rest)
+        for first in range(min(n, largest), 0, -1)
+        for rest in _partitions(n - first, max_parts - 1, first)
+    ]
+
+
+def canonical_guesses(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
+    """The lowest code of each class of codes that differ only by renaming unplayed colours."""
+    cache = space.__dict__.setdefault("_canonical_cache", {})
+    key = frozenset(played)
+    if key not in cache:
+        if len(cache) > 256:
+            cache.clear()
+        cache[key] = _canonical(space, key)
+    return cache[key]
+
+
+def _canonical(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
+    unplayed = [c for c in range(space.colors) if c not in played]
+    if len(unplayed) <= 1:
+        return space.all_indices()
+    rank = np.full(space.colors, -1, dtype=np.int16)
+    rank[unplayed] = np.arange(len(unplayed), dtype=np.int16)
+    digits = space.digits()
+    highest = np.full(len(digits), -1, dtype=np.int16)
+    ok = np.ones(len(digits), dtype=bool)
+    for p in range(space.pegs):
+        r = rank[digits[:, p]]
+        ok &= r <= highest + 1
+        np.maximum(highest, r, out=highest)
+    out = np.flatnonzero(ok).astype(np.int64)
+    out.setflags(write=False)
+    return out
