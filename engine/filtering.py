@@ -56,7 +56,8 @@ class _HalfGroups:
         low_keys, self.low_group = self._groups(g[split:], colors)
         self.n_low = len(self.low_group)
         black = high_keys[:, 0, None] + low_keys[None, :, 0]
-        capped = np.minimum(high_keys[:, None, 1:] + low_keys[None, :, 1:], self._wanted[self._used])
+        wanted = self._wanted[self._used]
+        capped = np.minimum(high_keys[:, None, 1:] + low_keys[None, :, 1:], wanted)
         self.table = (black * pegs + capped.sum(-1)).astype(np.uint8)
 
     def _groups(self, part: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
