@@ -146,7 +146,7 @@ class SecretBatch:
 
     def feedback(self, guesses: np.ndarray) -> np.ndarray:
         if self._table is not None:
-            if len(guesses) == self.space.size:
+            if len(guesses) == self.space.size and _is_everything(guesses):
                 return self._table[:, self.secrets]
             return self._table[np.ix_(guesses, self.secrets)]
         if self._gather is not None:
@@ -215,6 +215,10 @@ def _lookup(table: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray
     if len(cols) * 4 >= table.shape[1]:
         return np.take(table[rows], cols, axis=1)
     return table[rows.astype(np.intp)[:, None], cols.astype(np.intp)[None, :]]
+
+
+def _is_everything(idx: np.ndarray) -> bool:
+    return bool(idx[0] == 0 and (np.diff(idx) == 1).all())
 
 
 def _color_counts(digits: np.ndarray, colors: int) -> np.ndarray:
