@@ -80,6 +80,12 @@ def evaluate(
     started = time.perf_counter()
     result = Evaluation(chosen.name, rules, space.size)
     done = 0
+
+    def solved_at(depth: int, count: int) -> None:
+        nonlocal done
+        result.distribution[depth] = result.distribution.get(depth, 0) + count
+        done += count
+
     # Each node: (possible codes or None for all, colours played, depth, history).
     stack: list[tuple[np.ndarray | None, frozenset[int], int, tuple[tuple[int, int], ...]]] = [
         (None, frozenset(), 1, ())
@@ -97,17 +103,22 @@ def evaluate(
         guess = decision.index
         replies = space.feedback_one(guess, secrets)
         order = np.argsort(replies, kind="stable")
-        sorted_replies = replies[order]
-        values, starts = np.unique(sorted_replies, return_index=True)
-        ends = [*starts[1:], len(order)]
+        sizes = np.bincount(replies, minlength=space.n_feedback)
+        ends = np.cumsum(sizes)
         next_played = played | {int(d) for d in space.digits(np.array([guess]))[0]}
-        for value, start, end in zip(values, starts, ends, strict=True):
+        for value in np.flatnonzero(sizes):
+            size = int(sizes[value])
             if value == space.win:
-                result.distribution[depth] = result.distribution.get(depth, 0) + 1
-                done += 1
-                continue
-            subset = np.sort(secrets[order[start:end]])
-            stack.append((subset, next_played, depth + 1, (*history, (guess, int(value)))))
+                solved_at(depth, 1)
+            elif size <= 2:
+                # Every strategy guesses a possible code here: one is solved with the next
+                # guess and, if there were two, the other with the one after.
+                solved_at(depth + 1, 1)
+                if size == 2:
+                    solved_at(depth + 2, 1)
+            else:
+                subset = np.sort(secrets[order[ends[value] - size : ends[value]]])
+                stack.append((subset, next_played, depth + 1, (*history, (guess, int(value)))))
         if progress is not None:
             progress(done, space.size)
     result.seconds = time.perf_counter() - started

@@ -122,6 +122,8 @@ class CodeSpace:
 
     def feedback_one(self, guess: int, secrets: np.ndarray) -> np.ndarray:
         """Encoded feedback of one guess against many secrets (1-D uint8)."""
+        if self.size <= FULL_TABLE_LIMIT:
+            return self.full_table[guess, secrets]
         return self.feedback_block(np.array([guess], dtype=np.int64), secrets)[0]
 
 

@@ -162,7 +162,29 @@ def choose_guess(
     if not strategy.uses_partitions or n <= 2:
         return Decision(nth(0), True, n, 0)
 
-    rng = rng_for(seed, strategy.name, history)
+    if possible is None:
+        return _first_decision(space.rules, strategy, seed, budget)
+    return _decide(space, strategy, possible, played, history, seed, budget)
+
+
+@lru_cache(maxsize=64)
+def _first_decision(rules, strategy: Strategy, seed: int, budget: Budget) -> Decision:
+    """The opening move depends on nothing but the rules: decide it once per process."""
+    from .space import space_for
+
+    return _decide(space_for(rules), strategy, None, frozenset(), b"", seed, budget)
+
+
+def _decide(
+    space: CodeSpace,
+    strategy: Strategy,
+    possible: np.ndarray | None,
+    played: frozenset[int],
+    history: bytes,
+    seed: int,
+    budget: Budget,
+) -> Decision:
+    n = space.size if possible is None else len(possible)
     if possible is None:
         candidates: np.ndarray | None = first_move_candidates(space)
     elif space.materialized:
@@ -186,6 +208,7 @@ def choose_guess(
         return Decision(index, True, len(candidates), n)
 
     # Bounded-work mode.
+    rng = rng_for(seed, strategy.name, history)
     m = min(n, budget.sample_secrets)
     if secrets is None:
         sample = np.unique(rng.integers(0, space.size, size=m, dtype=np.int64))
