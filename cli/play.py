@@ -1,0 +1,123 @@
+"""``mastermind play``: you break the computer's secret code."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from typing import TextIO
+
+from engine import Code, InvalidCode, Rules, Turn, example, parse_code, score_codes
+
+from .render import Style
+from .session import Quit, Read, ask, plural
+
+QUIT_WORDS = frozenset({"quit", "q", "exit", "give up", "giveup"})
+HELP_WORDS = frozenset({"help", "h", "?"})
+BOARD_WORDS = frozenset({"board", "history"})
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    outcome: str  # "won", "lost" or "quit"
+    secret: Code
+    turns: tuple[Turn, ...]
+
+
+def draw_secret(rules: Rules, seed: int | None = None) -> Code:
+    """A random secret: from the ``secrets`` module, or reproducible from ``seed``."""
+    rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
+    colours = range(1, rules.colors + 1)
+    if rules.repeats:
+        return tuple(rng.choice(colours) for _ in range(rules.pegs))
+    return tuple(rng.sample(colours, rules.pegs))
+
+
+def help_text(rules: Rules, style: Style) -> list[str]:
+    repeats = "colours may repeat" if rules.repeats else "all different colours"
+    ex = example(rules)
+    letters = style.letters(parse_code(ex, rules))
+    spaced = " ".join(ex)
+    return [
+        style.bold("How to play"),
+        f"  I picked a secret code of {rules.pegs} pegs, each one of {rules.colors} colours "
+        f"({repeats}).",
+        f"  Type a guess as digits ({ex}), with spaces or dashes ({spaced}),",
+        f"  as colour letters ({letters}) or as colour emoji.",
+        f"  Colours: {style.palette(rules)}",
+        "  After each guess you get key pegs (they don't say which peg is which):",
+        f"    {style.black_key} black = right colour in the right place",
+        f"    {style.white_key} white = right colour in the wrong place",
+        f"    {style.no_key} none  = the other pegs: colours not (or no more) in the code",
+        f"  You have {plural(rules.max_guesses, 'guess', 'guesses')}; a code that can't be "
+        "right doesn't use one up.",
+        "  Commands: board (your guesses so far), help, quit (give up and see the code).",
+    ]
+
+
+def play_game(
+    rules: Rules,
+    secret: Code,
+    *,
+    read: Read,
+    out: TextIO,
+    style: Style | None = None,
+) -> PlayResult:
+    """Run one game in which the player guesses ``secret``; returns how it ended."""
+    style = style or Style()
+    secret = parse_code(secret, rules)
+    turns: list[Turn] = []
+
+    def say(text: str = "") -> None:
+        print(text, file=out)
+
+    say(style.bold("Mastermind: break my code."))
+    say(f"{rules.describe()}")
+    say(f"Colours: {style.palette(rules)}")
+    say(f"Type a guess like {example(rules)}; or help, board, quit.")
+    say()
+    try:
+        while len(turns) < rules.max_guesses:
+            text = ask(read, f"Guess {len(turns) + 1}/{rules.max_guesses}> ", out)
+            word = " ".join(text.lower().split())
+            if not word:
+                continue
+            if word in QUIT_WORDS:
+                raise Quit
+            if word in HELP_WORDS:
+                for line in help_text(rules, style):
+                    say(line)
+                continue
+            if word in BOARD_WORDS:
+                if not turns:
+                    say("No guesses yet.")
+                for line in style.board(turns, rules) if turns else ():
+                    say(line)
+                continue
+            try:
+                guess = parse_code(text, rules)
+            except InvalidCode as error:
+                say(f"{style.bad('Not a code:')} {error} (no guess used)")
+                continue
+            earlier = next((n for n, t in enumerate(turns, 1) if t.guess == guess), None)
+            if earlier is not None:
+                say(
+                    f"You already tried {style.code(guess)} (guess {earlier}: "
+                    f"{turns[earlier - 1].feedback}); no guess used."
+                )
+                continue
+            turn = Turn(guess, score_codes(secret, guess))
+            turns.append(turn)
+            say(style.turn_row(len(turns), turn, rules))
+            if turn.feedback.is_win(rules.pegs):
+                say(
+                    style.good(
+                        f"You broke the code in {plural(len(turns), 'guess', 'guesses')}!"
+                    )
+                )
+                return PlayResult("won", secret, tuple(turns))
+    except Quit:
+        say(f"You gave up. The code was {style.code(secret)}.")
+        return PlayResult("quit", secret, tuple(turns))
+    say(style.bad("Out of guesses!") + f" The code was {style.code(secret)}.")
+    return PlayResult("lost", secret, tuple(turns))
