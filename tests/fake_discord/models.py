@@ -31,9 +31,9 @@ DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
     use_external_emojis=True,
     create_public_threads=True,
 ).value
-DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | discord.Permissions(
-    manage_messages=True
-).value
+DEFAULT_BOT_PERMISSIONS = (
+    DEFAULT_EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True).value
+)
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
@@ -234,6 +234,8 @@ class FakeGuild:
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     bot_permissions: int = DEFAULT_BOT_PERMISSIONS
     locale: str = "en-US"
+    bot_role_id: int = 0
+    created_at: datetime.datetime = field(default_factory=discord.utils.utcnow)
 
     @property
     def everyone(self) -> FakeRole:
@@ -242,8 +244,10 @@ class FakeGuild:
     def payload(self, *, bot_member: FakeMember | None = None) -> dict[str, Any]:
         """Full GUILD_CREATE-style payload (used by the loopback gateway)."""
         members = [m.payload(with_permissions=False) for m in self.members.values()]
+        roles = list(self.roles.values())
         if bot_member is not None and bot_member.id not in self.members:
             members.append(bot_member.payload(with_permissions=False))
+            roles += [r for r in bot_member.roles if r.id not in self.roles]
         return {
             "id": str(self.id),
             "name": self.name,
@@ -256,7 +260,7 @@ class FakeGuild:
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [r.payload() for r in self.roles.values()],
+            "roles": [r.payload() for r in roles],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -275,7 +279,7 @@ class FakeGuild:
             "unavailable": False,
             "member_count": len(members),
             "large": False,
-            "joined_at": iso(discord.utils.utcnow()),
+            "joined_at": iso(self.created_at),
             "members": members,
             "channels": [c.payload() for c in self.channels.values()],
             "threads": [],
@@ -346,8 +350,9 @@ class FakeMessage:
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.walk_components() if c.get("custom_id")]
 
-    def component(self, custom_id: str | None = None, *, label: str | None = None
-                  ) -> dict[str, Any]:
+    def component(
+        self, custom_id: str | None = None, *, label: str | None = None
+    ) -> dict[str, Any]:
         """Find one component by ``custom_id`` or by (button) ``label``; KeyError if absent."""
         for comp in self.walk_components():
             if custom_id is not None and comp.get("custom_id") == custom_id:

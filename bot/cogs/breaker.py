@@ -1,0 +1,112 @@
+"""``/mastermind new|board|quit|help`` and ``/guess``: people break the bot's code."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import InvalidRules, Rules
+from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
+
+from ..breaker import BreakerService
+from ..errors import BadInput
+from ..render import board_embed, help_embed
+
+#: Longest code text accepted from Discord (the engine refuses anything over 64 anyway).
+MAX_CODE_TEXT = 100
+
+
+def make_rules(pegs: int, colors: int, max_guesses: int, repeats: bool) -> Rules:
+    try:
+        return Rules(pegs, colors, max_guesses, repeats)
+    except InvalidRules as exc:
+        raise BadInput(f"{exc}.", title="Those rules don't work") from None
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+@app_commands.guild_only()
+class MastermindCog(
+    commands.GroupCog, group_name="mastermind", group_description="Play Mastermind in this channel"
+):
+    def __init__(self, service: BreakerService):
+        self.service = service
+        super().__init__()
+
+    @app_commands.command(name="new", description="Start a game here: I pick a secret code")
+    @app_commands.describe(
+        pegs=f"Pegs in the code ({MIN_PEGS}-{MAX_PEGS}, default 4)",
+        colors=f"Colours to choose from ({MIN_COLORS}-{MAX_COLORS}, default 6)",
+        max_guesses=f"Guesses before the code wins ({MIN_GUESSES}-{MAX_GUESSES}, default 10)",
+        repeats="May a colour appear more than once? (default yes)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        pegs: app_commands.Range[int, MIN_PEGS, MAX_PEGS] = 4,
+        colors: app_commands.Range[int, MIN_COLORS, MAX_COLORS] = 6,
+        max_guesses: app_commands.Range[int, MIN_GUESSES, MAX_GUESSES] = 10,
+        repeats: bool = True,
+    ) -> None:
+        rules = make_rules(pegs, colors, max_guesses, repeats)
+        started = await self.service.new_game(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            user_name=display_name(interaction.user),
+            rules=rules,
+        )
+        note = None
+        if started.abandoned is not None:
+            old = started.abandoned
+            note = (
+                f"The previous game here (#{old.id}) had no move for too long and was abandoned; "
+                f"its code was `{''.join(map(str, old.secret or ()))}`."
+            )
+        sent = await interaction.response.send_message(embed=board_embed(started.game, note=note))
+        if sent.message_id is not None:
+            await self.service.set_board_message(started.game.id, sent.message_id)
+
+    @app_commands.command(name="board", description="Show this channel's game board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        game = await self.service.current(interaction.channel_id)
+        await interaction.response.send_message(embed=board_embed(game))
+
+    @app_commands.command(name="quit", description="Give up this channel's game and reveal code")
+    async def quit(self, interaction: discord.Interaction) -> None:
+        permissions = interaction.permissions
+        game = await self.service.quit(
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            can_manage=bool(permissions and permissions.manage_messages),
+        )
+        note = f"{interaction.user.mention} ended the game."
+        await interaction.response.send_message(embed=board_embed(game, note=note))
+
+    @app_commands.command(name="help", description="How to play and how to read the pegs")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+
+
+class GuessCog(commands.Cog):
+    def __init__(self, service: BreakerService):
+        self.service = service
+
+    @app_commands.command(name="guess", description="Guess this channel's code, e.g. 1123")
+    @app_commands.describe(code="Your guess: digits like 1123, letters like RROY, or colour emoji")
+    @app_commands.guild_only()
+    async def guess(
+        self,
+        interaction: discord.Interaction,
+        code: app_commands.Range[str, 1, MAX_CODE_TEXT],
+    ) -> None:
+        result = await self.service.guess(
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            user_name=display_name(interaction.user),
+            text=code,
+        )
+        await interaction.response.send_message(embed=board_embed(result.game))

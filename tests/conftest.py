@@ -1,0 +1,76 @@
+"""Shared fixtures: the fake Discord (tests/fake_discord), a movable wall clock, real SQLite."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from discord import app_commands
+
+from bot.app import MastermindBot
+from bot.errors import UserError
+
+pytest_plugins = ["fake_discord.pytest_plugin"]
+
+
+class WallClock:
+    """The bot's idea of "now" (unix seconds); tests move it to make games go idle."""
+
+    def __init__(self, start: float = 1_790_000_000.0):
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def fake_discord_options():
+    """Players' mistakes are normal flow; anything the bot logs at ERROR fails the test."""
+    return {
+        "ignore_errors": (app_commands.CheckFailure, UserError),
+        "error_loggers": ("discord", "bot"),
+    }
+
+
+@pytest.fixture
+def wall_clock() -> WallClock:
+    return WallClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "mastermind.sqlite3"
+
+
+@pytest.fixture
+def start_bot(fake_discord, db_path, wall_clock):
+    """Start a real MastermindBot against the fake Discord; call again to "restart" it."""
+
+    async def start(**kwargs) -> MastermindBot:
+        bot = MastermindBot(database_path=db_path, clock=wall_clock, **kwargs)
+        await fake_discord.login(bot)
+        return bot
+
+    return start
+
+
+def snapshot(db_path: Path) -> dict[str, list[tuple]]:
+    """Every row of the game tables, read with a separate plain sqlite3 connection."""
+    with sqlite3.connect(db_path) as conn:
+        return {
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            for table in ("games", "guesses", "players")
+        }
+
+
+def secret_of(db_path: Path, channel_id: int) -> str:
+    with sqlite3.connect(db_path) as conn:
+        row = conn.execute(
+            "SELECT secret FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+        ).fetchone()
+    assert row is not None, "no active game in that channel"
+    return row[0]

@@ -1,0 +1,309 @@
+"""People break the bot's code: /mastermind new, /guess, board, quit, help.
+
+Every test drives a real MastermindBot through discord.py's own dispatch (the fake Discord
+under tests/fake_discord) with a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+import pytest
+from conftest import secret_of, snapshot
+
+from engine import score
+
+
+@pytest.fixture
+def world(fake_discord):
+    """A server with #general and #random, two players and a moderator."""
+    guild = fake_discord.guild("Mastermind Club")
+    alice = fake_discord.member(guild, fake_discord.user("alice"))
+    bob = fake_discord.member(guild, fake_discord.user("bob"))
+    mod = fake_discord.member(
+        guild, fake_discord.user("mod"), permissions=discord.Permissions(manage_messages=True)
+    )
+    general = next(iter(guild.channels.values()))
+    other = fake_discord.channel(guild, "random")
+    return type("World", (), {"guild": guild, "alice": alice, "bob": bob, "mod": mod,
+                              "general": general, "other": other})
+
+
+async def new_game(fake, bot, world, user=None, channel=None, **options):
+    result = await fake.slash(bot, "mastermind new", user=user or world.alice,
+                              channel=channel or world.general, guild=world.guild, **options)
+    assert not result.ephemeral, result.embed
+    return result
+
+
+async def guess(fake, bot, world, code, user=None, channel=None):
+    return await fake.slash(bot, "guess", user=user or world.alice,
+                            channel=channel or world.general, guild=world.guild, code=code)
+
+
+def wrong_code(secret: str, colors: int = 6) -> str:
+    """A valid code that is not the secret."""
+    first = int(secret[0]) % colors + 1
+    return str(first) + secret[1:]
+
+
+async def test_commands_are_synced_with_ranges(fake_discord, start_bot):
+    await start_bot()
+    names = {c["name"]: c for c in fake_discord.commands}
+    assert {"mastermind", "guess"} <= set(names)
+    new = next(o for o in names["mastermind"]["options"] if o["name"] == "new")
+    ranges = {o["name"]: (o.get("min_value"), o.get("max_value")) for o in new["options"]}
+    assert ranges == {"pegs": (2, 8), "colors": (2, 9), "max_guesses": (1, 20),
+                      "repeats": (None, None)}
+
+
+async def test_full_won_game(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    started = await new_game(fake_discord, bot, world)
+    assert "break the code" in started.embed["title"]
+    secret = secret_of(db_path, world.general.id)
+    assert secret not in str(started.embed)  # never shown while the game runs
+    miss = wrong_code(secret)
+    first = await guess(fake_discord, bot, world, miss)
+    fb = score(secret, miss)
+    assert f"**{fb.black}**B **{fb.white}**W" in first.embed["description"]
+    assert secret not in str(first.embed)
+    won = await guess(fake_discord, bot, world, secret, user=world.bob)
+    assert won.embed["title"] == "Code broken in 2 guesses!"
+    assert f"<@{world.bob.id}>" in won.embed["description"]
+    assert secret in won.embed["description"]
+    rows = snapshot(db_path)
+    assert [g[1:6] for g in rows["guesses"]] == [
+        (1, world.alice.id, miss, fb.black, fb.white),
+        (2, world.bob.id, secret, 4, 0),
+    ]
+    game = rows["games"][0]
+    assert game[9] == "won" and game[11] == world.bob.id
+
+
+async def test_lost_game_reveals_the_code(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world, max_guesses=2)
+    secret = secret_of(db_path, world.general.id)
+    await guess(fake_discord, bot, world, wrong_code(secret))
+    last = await guess(fake_discord, bot, world, wrong_code(secret), user=world.bob)
+    assert last.embed["title"] == "Out of guesses: the code wins"
+    assert secret in last.embed["description"]
+    after = await guess(fake_discord, bot, world, secret)
+    assert after.ephemeral and "No game is running" in after.embed["title"]
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("12", "expected 4 pegs, got 2"),
+        ("12345", "expected 4 pegs, got 5"),
+        ("1723", "colour 7 (N = brown) at peg 2 is out of range"),
+        ("12a4", "unknown character 'a' at peg 3"),
+        ("1 2 \N{GRINNING FACE} 4", "unknown character"),
+        ("   ", "the code is empty"),
+        ("9" * 100, "that is 100 characters long"),
+        ("\u200b1234", "unknown character U+200B at peg 1"),
+    ],
+)
+async def test_bad_codes_are_explained_and_change_nothing(
+    fake_discord, start_bot, world, db_path, code, expected
+):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    await guess(fake_discord, bot, world, "1122")
+    before = snapshot(db_path)
+    result = await guess(fake_discord, bot, world, code)
+    assert result.ephemeral
+    assert result.embed["title"] == "That is not a valid code"
+    assert expected.lower() in result.embed["description"].lower()
+    assert "/guess 1123" in result.embed["description"]
+    assert snapshot(db_path) == before
+
+
+async def test_full_width_digits_and_letters_are_accepted(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    assert not (await guess(fake_discord, bot, world, "１１２２")).ephemeral
+    assert not (await guess(fake_discord, bot, world, "r-o-y-g")).ephemeral
+    assert [row[3] for row in snapshot(db_path)["guesses"]] == ["1122", "1234"]
+
+
+async def test_repeat_refused_when_repeats_are_off(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world, repeats=False)
+    before = snapshot(db_path)
+    result = await guess(fake_discord, bot, world, "1123")
+    assert result.ephemeral
+    assert "colour 1 appears twice, but repeats are off" in result.embed["description"].lower()
+    assert snapshot(db_path) == before
+
+
+async def test_impossible_rules_are_refused(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    result = await fake_discord.slash(bot, "mastermind new", user=world.alice,
+                                      channel=world.general, guild=world.guild,
+                                      pegs=6, colors=4, repeats=False)
+    assert result.ephemeral
+    assert "6 pegs need at least 6 colours" in result.embed["description"]
+    assert snapshot(db_path)["games"] == []
+
+
+async def test_guess_without_a_game(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    result = await guess(fake_discord, bot, world, "1234")
+    assert result.ephemeral
+    assert "/mastermind new" in result.embed["description"]
+    assert snapshot(db_path)["guesses"] == []
+
+
+async def test_one_game_per_channel(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    started = await new_game(fake_discord, bot, world)
+    again = await fake_discord.slash(bot, "mastermind new", user=world.bob,
+                                     channel=world.general, guild=world.guild)
+    assert again.ephemeral
+    assert "already running" in again.embed["description"]
+    assert str(started.message.id) in again.embed["description"]  # links to the board
+    assert len(snapshot(db_path)["games"]) == 1
+
+
+async def test_quit_rules(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    secret = secret_of(db_path, world.general.id)
+    before = snapshot(db_path)
+    refused = await fake_discord.slash(bot, "mastermind quit", user=world.bob,
+                                       channel=world.general, guild=world.guild)
+    assert refused.ephemeral and "Manage Messages" in refused.embed["description"]
+    assert snapshot(db_path) == before
+    ended = await fake_discord.slash(bot, "mastermind quit", user=world.mod,
+                                     channel=world.general, guild=world.guild)
+    assert not ended.ephemeral
+    assert secret in ended.embed["description"]
+    assert snapshot(db_path)["games"][0][9] == "quit"
+    # The starter may quit their own game too.
+    await new_game(fake_discord, bot, world, user=world.bob)
+    mine = await fake_discord.slash(bot, "mastermind quit", user=world.bob,
+                                    channel=world.general, guild=world.guild)
+    assert mine.embed["title"] == "Game ended"
+
+
+async def test_board_and_help(fake_discord, start_bot, world):
+    bot = await start_bot()
+    none = await fake_discord.slash(bot, "mastermind board", user=world.alice,
+                                    channel=world.general, guild=world.guild)
+    assert none.ephemeral
+    await new_game(fake_discord, bot, world)
+    await guess(fake_discord, bot, world, "1122")
+    board = await fake_discord.slash(bot, "mastermind board", user=world.bob,
+                                     channel=world.general, guild=world.guild)
+    assert not board.ephemeral and "1122" in board.embed["description"]
+    helped = await fake_discord.slash(bot, "mastermind help", user=world.bob,
+                                      channel=world.general, guild=world.guild)
+    assert helped.ephemeral and "black" in helped.embed["description"]
+
+
+async def test_concurrent_guesses_are_all_applied_once(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world, max_guesses=20)
+    secret = secret_of(db_path, world.general.id)
+    codes = [c for c in ("1111", "2222", "3333", "4444", "5555", "6666", "1212", "3434")
+             if c != secret]
+    players = [world.alice, world.bob, world.mod]
+    results = await asyncio.gather(*(
+        guess(fake_discord, bot, world, code, user=players[i % 3])
+        for i, code in enumerate(codes)
+    ))
+    assert all(not r.ephemeral for r in results)
+    stored = snapshot(db_path)["guesses"]
+    assert [g[1] for g in stored] == list(range(1, len(codes) + 1))
+    assert sorted(g[3] for g in stored) == sorted(codes)
+
+
+async def test_a_guess_after_the_win_is_too_late(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    secret = secret_of(db_path, world.general.id)
+    win, late = await asyncio.gather(
+        guess(fake_discord, bot, world, secret, user=world.alice),
+        guess(fake_discord, bot, world, wrong_code(secret), user=world.bob),
+    )
+    assert win.embed["title"].startswith("Code broken")
+    assert late.ephemeral and "Too late" in late.embed["description"]
+    assert len(snapshot(db_path)["guesses"]) == 1
+
+
+async def test_two_channels_at_once(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await asyncio.gather(
+        new_game(fake_discord, bot, world, channel=world.general),
+        new_game(fake_discord, bot, world, channel=world.other, user=world.bob, pegs=5),
+    )
+    a, b = secret_of(db_path, world.general.id), secret_of(db_path, world.other.id)
+    assert len(a) == 4 and len(b) == 5
+    r1, r2 = await asyncio.gather(
+        guess(fake_discord, bot, world, a, channel=world.general),
+        guess(fake_discord, bot, world, "12345", channel=world.other, user=world.bob),
+    )
+    assert r1.embed["title"].startswith("Code broken")
+    assert not r2.ephemeral
+
+
+async def test_restart_in_the_middle(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    secret = secret_of(db_path, world.general.id)
+    await guess(fake_discord, bot, world, wrong_code(secret))
+    before = snapshot(db_path)
+    await bot.close()
+    bot = await start_bot()
+    board = await fake_discord.slash(bot, "mastermind board", user=world.bob,
+                                     channel=world.general, guild=world.guild)
+    assert wrong_code(secret) in board.embed["description"]
+    assert snapshot(db_path) == before
+    won = await guess(fake_discord, bot, world, secret, user=world.bob)
+    assert won.embed["title"] == "Code broken in 2 guesses!"
+
+
+async def test_idle_game_is_abandoned(fake_discord, start_bot, world, db_path, wall_clock):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    secret = secret_of(db_path, world.general.id)
+    wall_clock.advance(24 * 3600 + 1)
+    result = await guess(fake_discord, bot, world, "1234")
+    assert result.ephemeral
+    assert "abandoned" in result.embed["description"] and secret in result.embed["description"]
+    assert snapshot(db_path)["games"][0][9] == "abandoned"
+    fresh = await new_game(fake_discord, bot, world)
+    assert fresh.embed["title"].startswith("Mastermind")
+
+
+async def test_largest_board_fits_discord_limits(fake_discord, start_bot, world, db_path):
+    """8 pegs and 20 rows: the fake checks every embed against Discord's limits."""
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world, pegs=8, colors=9, max_guesses=20)
+    secret = secret_of(db_path, world.general.id)
+    codes = [str(d) * 8 for d in range(1, 10)] + ["12345678", "87654321", "99998888"] * 4
+    codes = [c for c in codes if c != secret][:19]
+    for code in codes:
+        result = await guess(fake_discord, bot, world, code)
+        assert not result.ephemeral
+    last = await guess(fake_discord, bot, world, secret)
+    assert last.embed["title"] == "Code broken in 20 guesses!"
+    assert len(last.embed["description"]) < 4096
+    fake_discord.assert_no_violations()
+
+
+async def test_unexpected_errors_get_an_apology(fake_discord, start_bot, world, monkeypatch):
+    bot = await start_bot()
+
+    async def broken(**kwargs):
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(bot.breaker, "guess", broken)
+    fake_discord.expect_error(RuntimeError)
+    result = await guess(fake_discord, bot, world, "1234")
+    assert result.ephemeral
+    assert "bug in the bot" in result.embed["description"]
