@@ -1,0 +1,142 @@
+"""The SQLite store: migrations on empty and old databases, transactions, settings."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+import pytest
+
+from bot.config import ConfigError, Settings
+from bot.store import Database, MigrationError
+from bot.store.db import MIGRATIONS_DIR, migration_files
+
+
+def versions(path) -> list[int]:
+    with sqlite3.connect(path) as conn:
+        return [r[0] for r in conn.execute("SELECT version FROM schema_migrations ORDER BY 1")]
+
+
+def all_versions() -> list[int]:
+    return [v for v, _, _ in migration_files()]
+
+
+async def test_empty_database_gets_every_migration(db_path):
+    db = await Database.open(db_path)
+    try:
+        assert await db.schema_version() == all_versions()[-1]
+        async with db.connection.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"
+        async with db.connection.execute("PRAGMA foreign_keys") as cur:
+            assert (await cur.fetchone())[0] == 1
+    finally:
+        await db.close()
+    assert versions(db_path) == all_versions()
+    with sqlite3.connect(db_path) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"games", "guesses", "players", "schema_migrations"} <= tables
+
+
+async def test_previous_schema_version_upgrades_itself(db_path, tmp_path):
+    old = tmp_path / "old_migrations"
+    old.mkdir()
+    shutil.copy(MIGRATIONS_DIR / "001_games.sql", old)
+    db = await Database.open(db_path, migrations=old)
+    async with db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO games (id, guild_id, channel_id, pegs, colors, max_guesses, repeats,"
+            " secret, started_by, created_at, updated_at) VALUES (7, 1, 2, 4, 6, 10, 1, '1234',"
+            " 3, 100.0, 100.0)"
+        )
+        await conn.execute(
+            "INSERT INTO guesses VALUES (7, 1, 3, '1122', 1, 0, 101.0)"
+        )
+    await db.close()
+    assert versions(db_path) == [1]
+
+    db = await Database.open(db_path)  # the real migrations folder: applies 002 and later
+    await db.close()
+    assert versions(db_path) == all_versions()
+    with sqlite3.connect(db_path) as conn:
+        game = conn.execute("SELECT secret, board_message_id FROM games WHERE id = 7").fetchone()
+        guess = conn.execute("SELECT code, black, white FROM guesses").fetchone()
+    assert game == ("1234", None)
+    assert guess == ("1122", 1, 0)
+
+    again = await Database.open(db_path)  # nothing left to apply
+    assert await again.migrate() == []
+    await again.close()
+
+
+async def test_a_failing_migration_changes_nothing(db_path, tmp_path):
+    bad = tmp_path / "bad_migrations"
+    shutil.copytree(MIGRATIONS_DIR, bad)
+    (bad / "900_broken.sql").write_text(
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
+    )
+    with pytest.raises(MigrationError, match="900_broken.sql failed"):
+        await Database.open(db_path, migrations=bad)
+    assert versions(db_path) == all_versions()
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'"
+        ).fetchone() == (0,)
+
+
+def test_misnamed_migration_is_refused(tmp_path):
+    (tmp_path / "1_oops.sql").write_text("SELECT 1;")
+    with pytest.raises(MigrationError, match="NNN_name.sql"):
+        migration_files(tmp_path)
+
+
+async def test_transaction_rolls_back_on_error(db_path):
+    db = await Database.open(db_path)
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO players (user_id, display_name, updated_at) VALUES (1, 'a', 0)"
+            )
+            raise RuntimeError("boom")
+    async with db.connection.execute("SELECT COUNT(*) FROM players") as cur:
+        assert (await cur.fetchone())[0] == 0
+    await db.close()
+
+
+def test_one_running_game_per_channel_is_enforced_by_the_schema(db_path):
+    import asyncio
+
+    asyncio.run(_open_close(db_path))
+    with sqlite3.connect(db_path) as conn:
+        insert = (
+            "INSERT INTO games (guild_id, channel_id, pegs, colors, max_guesses, repeats,"
+            " secret, started_by, created_at, updated_at) VALUES (1, 5, 4, 6, 10, 1, '1234', 1,"
+            " 0, 0)"
+        )
+        conn.execute(insert)
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute(insert)
+
+
+async def _open_close(path):
+    db = await Database.open(path)
+    await db.close()
+
+
+def test_settings_from_environment(monkeypatch, tmp_path):
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
+                 "IDLE_TIMEOUT_HOURS"):
+        monkeypatch.setenv(name, "")  # recorded, so load_dotenv's writes are undone too
+        monkeypatch.delenv(name)
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set.*mastermind play"):
+        Settings.from_env(env_file=None)
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=abc.def.ghi\nDEV_GUILD_ID=123\nIDLE_TIMEOUT_HOURS=2\n")
+    settings = Settings.from_env(env_file=env)
+    assert settings.token == "abc.def.ghi"
+    assert settings.dev_guild_id == 123
+    assert settings.idle_timeout == 7200
+    assert str(settings.database_path) == "mastermind.sqlite3"
+    assert "abc.def.ghi" not in repr(settings) and "abc.def.ghi" not in str(settings)
+    monkeypatch.setenv("DEV_GUILD_ID", "general")
+    with pytest.raises(ConfigError, match="DEV_GUILD_ID must be a server id"):
+        Settings.from_env(env_file=None)
