@@ -112,7 +112,7 @@ async def test_bad_codes_are_explained_and_change_nothing(
 ):
     bot = await start_bot()
     await new_game(fake_discord, bot, world)
-    await guess(fake_discord, bot, world, "1122")
+    await guess(fake_discord, bot, world, wrong_code(secret_of(db_path, world.general.id)))
     before = snapshot(db_path)
     result = await guess(fake_discord, bot, world, code)
     assert result.ephemeral
@@ -125,9 +125,14 @@ async def test_bad_codes_are_explained_and_change_nothing(
 async def test_full_width_digits_and_letters_are_accepted(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await new_game(fake_discord, bot, world)
-    assert not (await guess(fake_discord, bot, world, "１１２２")).ephemeral
-    assert not (await guess(fake_discord, bot, world, "r-o-y-g")).ephemeral
-    assert [row[3] for row in snapshot(db_path)["guesses"]] == ["1122", "1234"]
+    secret = secret_of(db_path, world.general.id)
+    first = wrong_code(secret)
+    second = wrong_code(wrong_code(secret)) if wrong_code(wrong_code(secret)) != secret else first
+    wide = "".join(chr(ord("０") + int(d)) for d in first)
+    letters = "-".join("ROYGBP"[int(d) - 1].lower() for d in second)
+    assert not (await guess(fake_discord, bot, world, wide)).ephemeral
+    assert not (await guess(fake_discord, bot, world, letters)).ephemeral
+    assert [row[3] for row in snapshot(db_path)["guesses"]] == [first, second]
 
 
 async def test_repeat_refused_when_repeats_are_off(fake_discord, start_bot, world, db_path):
@@ -190,16 +195,17 @@ async def test_quit_rules(fake_discord, start_bot, world, db_path):
     assert mine.embed["title"] == "Game ended"
 
 
-async def test_board_and_help(fake_discord, start_bot, world):
+async def test_board_and_help(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     none = await fake_discord.slash(bot, "mastermind board", user=world.alice,
                                     channel=world.general, guild=world.guild)
     assert none.ephemeral
     await new_game(fake_discord, bot, world)
-    await guess(fake_discord, bot, world, "1122")
+    miss = wrong_code(secret_of(db_path, world.general.id))
+    await guess(fake_discord, bot, world, miss)
     board = await fake_discord.slash(bot, "mastermind board", user=world.bob,
                                      channel=world.general, guild=world.guild)
-    assert not board.ephemeral and "1122" in board.embed["description"]
+    assert not board.ephemeral and miss in board.embed["description"]
     helped = await fake_discord.slash(bot, "mastermind help", user=world.bob,
                                       channel=world.general, guild=world.guild)
     assert helped.ephemeral and "black" in helped.embed["description"]

@@ -74,7 +74,7 @@ async def test_a_failing_migration_changes_nothing(db_path, tmp_path):
     (bad / "900_broken.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
     )
-    with pytest.raises(MigrationError, match="900_broken.sql failed"):
+    with pytest.raises(MigrationError, match=r"900_broken\.sql failed"):
         await Database.open(db_path, migrations=bad)
     assert versions(db_path) == all_versions()
     with sqlite3.connect(db_path) as conn:
@@ -85,7 +85,7 @@ async def test_a_failing_migration_changes_nothing(db_path, tmp_path):
 
 def test_misnamed_migration_is_refused(tmp_path):
     (tmp_path / "1_oops.sql").write_text("SELECT 1;")
-    with pytest.raises(MigrationError, match="NNN_name.sql"):
+    with pytest.raises(MigrationError, match=r"NNN_name\.sql"):
         migration_files(tmp_path)
 
 
@@ -127,7 +127,7 @@ def test_settings_from_environment(monkeypatch, tmp_path):
                  "IDLE_TIMEOUT_HOURS"):
         monkeypatch.setenv(name, "")  # recorded, so load_dotenv's writes are undone too
         monkeypatch.delenv(name)
-    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set.*mastermind play"):
+    with pytest.raises(ConfigError, match=r"DISCORD_TOKEN is not set.*mastermind play"):
         Settings.from_env(env_file=None)
     env = tmp_path / ".env"
     env.write_text("DISCORD_TOKEN=abc.def.ghi\nDEV_GUILD_ID=123\nIDLE_TIMEOUT_HOURS=2\n")

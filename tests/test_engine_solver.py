@@ -98,3 +98,15 @@ def test_largest_rules_keep_tables_small():
         held = sum(p.nbytes for p in session._possible if p is not None)
         assert held < 64 * 2**20
     assert Feedback(8, 0) not in [t.feedback for t in session.turns] or session.solved
+
+
+def test_restore_from_stored_turns_matches_live_play():
+    rules = Rules(5, 8)
+    secret = (8, 1, 8, 2, 3)
+    live = SolverSession(rules, "knuth")
+    for _ in range(3):
+        live.tell(score_codes(secret, live.next_guess()))
+    restored = SolverSession.restore(rules, "knuth", [(t.guess, t.feedback) for t in live.turns])
+    assert restored.turns == live.turns
+    assert restored.remaining == live.remaining
+    assert restored.next_guess() == live.next_guess()

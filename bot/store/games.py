@@ -14,7 +14,7 @@ from engine import Code, Feedback, Rules
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, pegs, colors, max_guesses, repeats, secret, status, "
-    "started_by, winner_id, created_at, updated_at, ended_at, board_message_id"
+    "started_by, winner_id, created_at, updated_at, ended_at, board_message_id, strategy, seed"
 )
 
 
@@ -42,6 +42,8 @@ class GameRecord:
     updated_at: float
     ended_at: float | None
     board_message_id: int | None
+    strategy: str | None = None
+    seed: int = 0
     guesses: list[GuessRecord] = field(default_factory=list)
 
     @property
@@ -72,6 +74,8 @@ class GameRecord:
             updated_at=row["updated_at"],
             ended_at=row["ended_at"],
             board_message_id=row["board_message_id"],
+            strategy=row["strategy"],
+            seed=row["seed"],
         )
 
 
@@ -140,14 +144,17 @@ class GameStore:
         secret: Code | None,
         started_by: int,
         now: float,
+        strategy: str | None = None,
+        seed: int = 0,
     ) -> GameRecord:
         cur = await conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
-            " secret, status, started_by, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)",
+            " secret, status, started_by, created_at, updated_at, strategy, seed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)",
             (
                 guild_id, channel_id, kind, rules.pegs, rules.colors, rules.max_guesses,
                 int(rules.repeats), _digits(secret) if secret else None, started_by, now, now,
+                strategy, seed,
             ),
         )
         game = await self.get(conn, cur.lastrowid)

@@ -1,0 +1,366 @@
+"""``python -m bot`` as a real process against the loopback fake Discord (tests/fake_discord).
+
+These tests run the bot exactly as it runs in production: settings from the environment and
+``.env``, a real websocket gateway and REST API (on 127.0.0.1), a real SQLite file, and real
+signals. They check what unit tests can't: start-up, the exit codes and messages of a bad
+configuration, that every guess is committed before its reply (the process is SIGKILLed and
+restarted), and that SIGTERM/SIGINT shut the bot down cleanly with the database closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sqlite3
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager, closing
+from pathlib import Path
+from typing import Any
+
+from conftest import secret_of, snapshot
+from fake_discord.models import FakeGuild
+from fake_discord.server import FakeDiscordServer
+
+#: How long any one step (start-up, a reply, shutting down) may take.
+STEP = 10.0
+#: Upper bound for a whole test.
+TEST_BUDGET = 20.0
+
+#: Settings the bot reads; never inherited from the developer's shell.
+BOT_VARIABLES = ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
+                 "IDLE_TIMEOUT_HOURS")
+
+#: ANSI colour codes (discord.py colours its log lines on a tty, and always inside Docker).
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: A log record line: ``[2026-01-01 12:00:00] [INFO    ] discord.client: ...`` (brackets are
+#: left out when coloured).
+LOG_RECORD = re.compile(r"^\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\]? \[?([A-Z]+)\s*\]? ")
+ROW = re.compile(r"^`\s*(\d+)` .*`(\d+)` \S+ \*\*(\d+)\*\*B \*\*(\d+)\*\*W · <@(\d+)>$")
+
+
+def clean_environ() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in BOT_VARIABLES}
+
+
+def score(secret: str, guess: str) -> tuple[int, int]:
+    """(black, white), computed independently of the engine."""
+    black = sum(s == g for s, g in zip(secret, guess, strict=True))
+    common = sum((Counter(secret) & Counter(guess)).values())
+    return black, common - black
+
+
+def board_rows(embed: dict[str, Any]) -> list[tuple[int, str, int, int, int]]:
+    """``(turn, code, black, white, player_id)`` for each guess row of a board embed."""
+    rows = []
+    for line in embed["description"].splitlines():
+        if match := ROW.match(line):
+            turn, code, black, white, player = match.groups()
+            rows.append((int(turn), code, int(black), int(white), int(player)))
+    return rows
+
+
+def query(db: Path, sql: str) -> list[tuple]:
+    """Rows from a short-lived connection (closed at once, so it never keeps the WAL alive)."""
+    with closing(sqlite3.connect(db)) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def field(embed: dict[str, Any], name: str) -> str:
+    return next(f["value"] for f in embed["fields"] if f["name"] == name)
+
+
+class BotProcess:
+    """A ``python -m bot`` child process whose stdout and stderr are collected as it runs."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.stdout: list[str] = []
+        self.stderr: list[str] = []
+        self._pumps = [
+            asyncio.create_task(self._pump(proc.stdout, self.stdout)),
+            asyncio.create_task(self._pump(proc.stderr, self.stderr)),
+        ]
+
+    @classmethod
+    async def start(cls, env: Mapping[str, str], cwd: Path) -> BotProcess:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot",
+            cwd=cwd,
+            env=dict(env),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        return cls(proc)
+
+    @staticmethod
+    async def _pump(stream: asyncio.StreamReader | None, into: list[str]) -> None:
+        assert stream is not None
+        while line := await stream.readline():
+            into.append(ANSI.sub("", line.decode(errors="replace")).rstrip("\n"))
+
+    @property
+    def output(self) -> str:
+        return "\n".join(self.stdout + self.stderr)
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.returncode
+
+    async def wait_for_log(self, text: str, timeout: float = STEP) -> None:
+        """Wait until ``text`` shows up in the output (fails early if the process exits)."""
+        async with asyncio.timeout(timeout):
+            while text not in self.output:
+                if self.proc.returncode is not None:
+                    await self.finish()
+                    raise AssertionError(f"bot exited ({self.returncode}):\n{self.output}")
+                await asyncio.sleep(0.02)
+
+    async def finish(self, timeout: float = STEP) -> int:
+        """Wait for the process to exit and for all of its output."""
+        async with asyncio.timeout(timeout):
+            code = await self.proc.wait()
+            await asyncio.gather(*self._pumps)
+        return code
+
+    async def stop(self, sig: int = signal.SIGTERM) -> int:
+        self.proc.send_signal(sig)
+        return await self.finish()
+
+    async def kill(self) -> None:
+        """Always safe (used in ``finally``): SIGKILL if still running, then reap."""
+        if self.proc.returncode is None:
+            self.proc.kill()
+        try:
+            await self.finish(5)
+        except TimeoutError:
+            for pump in self._pumps:
+                pump.cancel()
+
+
+@asynccontextmanager
+async def bot_process(env: Mapping[str, str], cwd: Path) -> AsyncIterator[BotProcess]:
+    bot = await BotProcess.start(env, cwd)
+    try:
+        yield bot
+    finally:
+        await bot.kill()
+
+
+def bot_env(server: FakeDiscordServer, db: Path, guild: FakeGuild, **extra: str) -> dict[str, str]:
+    env = server.env(clean_environ())
+    env.update(
+        DISCORD_TOKEN=server.state.token,
+        DATABASE_PATH=str(db),
+        DEV_GUILD_ID=str(guild.id),
+        LOG_LEVEL="INFO",
+    )
+    env.update(extra)
+    return env
+
+
+async def wait_ready(server: FakeDiscordServer, bot: BotProcess, guild: FakeGuild,
+                     syncs_before: int) -> None:
+    """The bot synced its commands to the guild (again), identified, and processed READY."""
+    state = server.state
+
+    def synced() -> bool:
+        names = {c["name"] for c in state.guild_commands.get(guild.id, [])}
+        return state.command_syncs > syncs_before and names == {"mastermind", "guess"}
+
+    def identified() -> bool:
+        return any(s.identified.is_set() for s in server.sessions)
+
+    async def exited() -> None:
+        await bot.proc.wait()
+
+    watcher = asyncio.create_task(exited())
+    try:
+        waiting = asyncio.create_task(
+            server.wait_until(lambda: synced() and identified(), timeout=STEP,
+                              what="the bot to sync its commands and IDENTIFY")
+        )
+        done, _ = await asyncio.wait({waiting, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        if waiting not in done:
+            waiting.cancel()
+            await bot.finish()
+            raise AssertionError(f"bot exited ({bot.returncode}) early:\n{bot.output}")
+        waiting.result()
+    finally:
+        watcher.cancel()
+    assert state.global_commands == [], "DEV_GUILD_ID set: commands belong to the guild only"
+    # discord.py logs this once it has handled READY
+    await bot.wait_for_log("has connected to Gateway")
+
+
+async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
+    """The smoke test: play, SIGKILL mid-game, restart on the same file, win, SIGTERM."""
+    db = tmp_path / "data" / "games.sqlite3"
+    logs: list[str] = []
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        state = server.state
+        guild = state.create_guild("Smoke Guild")
+        channel = next(iter(guild.channels.values()))
+        alice, bob = state.create_user("alice"), state.create_user("bob")
+        env = bot_env(server, db, guild)
+
+        # ---- first run: start a game and make three wrong guesses
+        async with bot_process(env, tmp_path) as bot:
+            await wait_ready(server, bot, guild, syncs_before=0)
+            assert "database" in bot.output and "synced 2 commands to server" in bot.output
+
+            res = await server.slash("mastermind new", user=alice, guild=guild)
+            assert res.response is not None and res.response.type == 4
+            assert not res.response.ephemeral
+            board = res.embeds[0]
+            assert board["title"] == "Mastermind: break the code!"
+            assert field(board, "Guesses left") == "10 of 10"
+            assert board_rows(board) == []
+
+            secret = secret_of(db, channel.id)
+            assert re.fullmatch(r"[1-6]{4}", secret)
+            wrong = [c for c in ("1122", "3344", "5566", "1234", "6543") if c != secret][:3]
+            expected: list[tuple[int, str, int, int, int]] = []
+            for turn, (code, player) in enumerate(zip(wrong, (alice, bob, alice), strict=True), 1):
+                res = await server.slash("guess", user=player, guild=guild, code=code)
+                assert res.response is not None and not res.response.ephemeral, res.embeds
+                expected.append((turn, code, *score(secret, code), player.id))
+                board = res.embeds[0]
+                assert board["title"] == "Mastermind: break the code!"
+                assert board_rows(board) == expected
+                assert field(board, "Guesses left") == f"{10 - turn} of 10"
+            last_board = board
+
+            bot.proc.kill()  # no chance to flush or close anything
+            assert await bot.finish() == -signal.SIGKILL
+            logs.append(bot.output)
+
+        # every guess answered was already committed
+        assert query(db, "SELECT secret, status FROM games") == [(secret, "active")]
+        rows = query(db, "SELECT turn, code, black, white, player_id FROM guesses ORDER BY turn")
+        assert rows == expected
+        assert len(snapshot(db)["players"]) == 2
+        await server.wait_until(lambda: not server.sessions, timeout=STEP,
+                                what="the killed bot's gateway connection to close")
+
+        # ---- second run on the same database: the board survived; win the game
+        syncs = state.command_syncs
+        async with bot_process(env, tmp_path) as bot:
+            await wait_ready(server, bot, guild, syncs_before=syncs)
+
+            res = await server.slash("mastermind board", user=bob, guild=guild)
+            board = res.embeds[0]
+            assert board_rows(board) == expected
+            assert board["description"] == last_board["description"]
+            assert field(board, "Guesses left") == "7 of 10"
+
+            res = await server.slash("guess", user=bob, guild=guild, code=secret)
+            board = res.embeds[0]
+            assert board["title"] == "Code broken in 4 guesses!"
+            assert f"<@{bob.id}> found" in board["description"]
+            assert board_rows(board) == [*expected, (4, secret, 4, 0, bob.id)]
+            assert query(db, "SELECT status, winner_id FROM games") == [("won", bob.id)]
+
+            assert await bot.stop(signal.SIGTERM) == 0
+            logs.append(bot.output)
+            assert "shutting down" in bot.output and "database closed" in bot.output
+
+        assert state.violations == [], state.violations
+    for output in logs:
+        assert "Traceback" not in output, output
+        assert state.token not in output, "the token leaked into the output"
+    assert not Path(f"{db}-wal").exists(), "SQLite removes the WAL when the last connection closes"
+
+
+async def test_no_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    env = {k: os.environ[k] for k in ("PATH", "SYSTEMROOT", "LANG") if k in os.environ}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot",
+        cwd=tmp_path,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), STEP)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 2
+    assert out == b""
+    lines = err.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert "DISCORD_TOKEN" in lines[0] and "mastermind play" in lines[0]
+    assert "Traceback" not in lines[0]
+    assert list(tmp_path.iterdir()) == [], "no database is created without a token"
+
+
+async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path) -> None:
+    token = "MTIzNDU2Nzg5.rejected.sEcReT-t0ken-value"
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        guild = server.state.create_guild("Guild")
+        env = bot_env(server, tmp_path / "db.sqlite3", guild, DISCORD_TOKEN=token)
+        async with bot_process(env, tmp_path) as bot:
+            assert await bot.finish() == 2
+        # it asked the fake Discord (not discord.com), which refused the token
+        assert any(r.status == 401 for r in server.state.requests), server.state.requests
+        assert server.sessions == []
+    assert token not in bot.output
+    assert "Traceback" not in bot.output, bot.output
+    ours = [line for line in bot.stderr if line.startswith("mastermind-bot:")]
+    assert len(ours) == 1, bot.stderr
+    assert "rejected DISCORD_TOKEN" in ours[0] and "Developer Portal" in ours[0]
+    assert bot.stdout == []
+    # everything else is ordinary log records (no errors)
+    levels = [LOG_RECORD.match(line) for line in bot.stderr if line not in ours]
+    assert all(m and m.group(1) in ("DEBUG", "INFO", "WARNING") for m in levels), bot.stderr
+
+
+async def test_token_from_dotenv_file(tmp_path: Path) -> None:
+    db = tmp_path / "from-dotenv.sqlite3"
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        guild = server.state.create_guild("Dotenv Guild")
+        (tmp_path / ".env").write_text(
+            "# settings\n"
+            f"DISCORD_TOKEN={server.state.token}\n"
+            f"DATABASE_PATH={db}\n"
+            f"DEV_GUILD_ID={guild.id}\n"
+        )
+        env = server.env(clean_environ())  # no DISCORD_TOKEN in the environment
+        assert "DISCORD_TOKEN" not in env
+        async with bot_process(env, tmp_path) as bot:
+            await wait_ready(server, bot, guild, syncs_before=0)
+            res = await server.slash("mastermind help", user=server.state.create_user("u"),
+                                     guild=guild)
+            assert res.response is not None and res.response.ephemeral
+            assert res.embeds[0]["title"] == "How to play Mastermind"
+            assert await bot.stop(signal.SIGTERM) == 0
+    assert db.exists()
+    assert server.state.token not in bot.output
+    assert "Traceback" not in bot.output, bot.output
+
+
+async def test_sigint_shuts_down_cleanly_and_closes_the_database(tmp_path: Path) -> None:
+    db = tmp_path / "sigint.sqlite3"
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        guild = server.state.create_guild("Sigint Guild")
+        alice = server.state.create_user("alice")
+        async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
+            await wait_ready(server, bot, guild, syncs_before=0)
+            await server.slash("mastermind new", user=alice, guild=guild)
+            await server.slash("guess", user=alice, guild=guild, code="1234")
+            assert Path(f"{db}-wal").exists()  # the bot has the database open in WAL mode
+            assert await bot.stop(signal.SIGINT) == 0
+        await server.wait_until(lambda: not server.sessions, timeout=STEP,
+                                what="the gateway connection to close")
+    assert "shutting down" in bot.output and "database closed" in bot.output
+    assert "Traceback" not in bot.output and "KeyboardInterrupt" not in bot.output, bot.output
+    assert not Path(f"{db}-wal").exists(), "the WAL is checkpointed and removed on close"
+    assert query(db, "PRAGMA integrity_check") == [("ok",)]
+    assert query(db, "SELECT COUNT(*) FROM guesses") == [(1,)]
