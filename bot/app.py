@@ -9,11 +9,14 @@ import discord
 from discord.ext import commands
 
 from .breaker import DEFAULT_IDLE_TIMEOUT, BreakerService
+from .challenge import ChallengeService
 from .clock import Clock, system_clock
 from .cogs.breaker import GuessCog, MastermindCog
+from .cogs.challenge import ChallengeCog
 from .config import Settings
 from .replies import MastermindTree
 from .store import Database
+from .views.challenge import ChallengeButton
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +58,11 @@ class MastermindBot(commands.Bot):
         log.info("database %s at schema version %s", self.database_path,
                  await self.db.schema_version())
         self.breaker = BreakerService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
+        self.challenges = ChallengeService(self.breaker)
         await self.add_cog(MastermindCog(self.breaker))
         await self.add_cog(GuessCog(self.breaker))
+        await self.add_cog(ChallengeCog(self.challenges))
+        self.add_dynamic_items(ChallengeButton)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

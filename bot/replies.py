@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
@@ -19,8 +20,15 @@ def error_embed(title: str, message: str) -> discord.Embed:
 
 
 async def send_ephemeral(interaction: discord.Interaction, embed: discord.Embed) -> None:
-    """Answer only the person who acted, whether or not the interaction was answered yet."""
+    """Answer only the person who acted, whether or not the interaction was answered yet.
+
+    After a public "thinking..." defer, that placeholder is deleted first so it doesn't
+    hang in the channel, and the message goes to the user alone.
+    """
     if interaction.response.is_done():
+        if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
         await interaction.followup.send(embed=embed, ephemeral=True)
     else:
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -90,6 +90,11 @@ class SolverSession:
     def inconsistent(self) -> bool:
         return self.remaining == 0
 
+    @property
+    def pending_guess(self) -> Code | None:
+        """The guess already decided and waiting for a reply, if any (no work is done)."""
+        return None if self._pending is None else self.space.code(self._pending.index)
+
     def possible_codes(self, limit: int = 10) -> list[Code]:
         """Up to ``limit`` of the codes that still fit, lowest first."""
         possible = self._possible[-1]

@@ -1,0 +1,1 @@
+"""Message components (persistent buttons) and modals."""

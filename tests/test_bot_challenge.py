@@ -1,0 +1,302 @@
+"""/challenge: the bot breaks a code the player keeps to themself, through real dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+import time
+
+import discord
+import pytest
+from conftest import secret_of, snapshot
+
+from engine import score
+
+GUESS = re.compile(r"My guess (\d+):\*\* \S+ `(\d+)`")
+
+
+@pytest.fixture
+def world(fake_discord):
+    guild = fake_discord.guild("Codebreakers")
+    alice = fake_discord.member(guild, fake_discord.user("alice"))
+    bob = fake_discord.member(guild, fake_discord.user("bob"))
+    mod = fake_discord.member(
+        guild, fake_discord.user("mod"), permissions=discord.Permissions(manage_messages=True)
+    )
+    general = next(iter(guild.channels.values()))
+    other = fake_discord.channel(guild, "other")
+    return type("World", (), {"guild": guild, "alice": alice, "bob": bob, "mod": mod,
+                              "general": general, "other": other})
+
+
+async def start(fake, bot, world, user=None, channel=None, **options):
+    result = await fake.slash(bot, "challenge", user=user or world.alice,
+                              channel=channel or world.general, guild=world.guild, **options)
+    return result
+
+
+def pending(message) -> tuple[int, str]:
+    """(turn, guess) the board asks about."""
+    match = GUESS.search(message.embed["description"])
+    assert match, message.embed["description"]
+    return int(match[1]), match[2]
+
+
+def game_id(message) -> int:
+    return int(message.custom_ids[0].split(":")[2])
+
+
+async def answer(fake, bot, board, black, white, user):
+    """Click the reply, through the black-count step when the board has one."""
+    turn, _ = pending(board)
+    gid = game_id(board)
+    reply = f"mmc:r:{gid}:{turn}:{black}:{white}"
+    if reply not in board.custom_ids:
+        step = await fake.click(bot, board, f"mmc:b:{gid}:{turn}:{black}", user=user)
+        assert not step.ephemeral, step.embed
+        board = fake.message(board.id)
+    return await fake.click(bot, board, reply, user=user)
+
+
+async def crack(fake, bot, board, secret, user, limit=10):
+    """Answer every guess truthfully until the board stops asking. Returns guesses used."""
+    for _ in range(limit):
+        turn, guess = pending(board)
+        fb = score(secret, guess)
+        result = await answer(fake, bot, board, fb.black, fb.white, user)
+        assert not result.ephemeral, result.embed
+        board = fake.message(board.id)
+        if "My guess" not in board.embed["description"]:
+            return turn, board
+    raise AssertionError("the bot never finished")
+
+
+async def test_the_bot_breaks_a_code(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    started = await start(fake_discord, bot, world)
+    board = started.message
+    assert pending(board) == (1, "1122")
+    # Only the 13 replies possible for 1122 are offered (3 black 1 white never is).
+    offered = {c for c in board.custom_ids if c.startswith("mmc:r:")}
+    assert len(offered) == 13 and "mmc:r:1:1:3:1" not in offered
+    used, board = await crack(fake_discord, bot, board, "3632", world.alice)
+    assert used <= 5
+    assert board.embed["title"] == f"I broke your code in {used} guesses!"
+    assert board.components == [] or not board.custom_ids
+    rows = snapshot(db_path)
+    assert rows["games"][0][9] == "won"
+    with sqlite3.connect(db_path) as conn:
+        stored = conn.execute("SELECT turn, guess, black, white FROM challenge_replies").fetchall()
+    assert len(stored) == used and stored[-1][2:] == (4, 0)
+
+
+@pytest.mark.parametrize("secret", ["1111", "6543", "2525", "4136", "6666", "1221"])
+async def test_knuth_through_the_bot_never_needs_more_than_five(
+    fake_discord, start_bot, world, secret
+):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    used, board = await crack(fake_discord, bot, board, secret, world.alice)
+    assert used <= 5
+    assert secret in board.embed["description"]
+
+
+async def test_player_wins_by_the_guess_limit(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world, max_guesses=2)).message
+    _, board = await crack(fake_discord, bot, board, "6543", world.alice)
+    assert board.embed["title"] == "You win: I couldn't break your code"
+    assert snapshot(db_path)["games"][0][9] == "lost"
+
+
+async def test_impossible_reply_is_refused(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    before = snapshot(db_path)
+    refused = await fake_discord.slash(bot, "feedback", user=world.alice, channel=world.general,
+                                       guild=world.guild, black=3, white=1)
+    assert refused.ephemeral
+    assert "3 black and 1 white can't happen" in refused.embed["description"]
+    too_many = await fake_discord.slash(bot, "feedback", user=world.alice,
+                                        channel=world.general, guild=world.guild,
+                                        black=4, white=4)
+    assert too_many.ephemeral and "only 4 pegs" in too_many.embed["description"]
+    assert snapshot(db_path) == before
+    assert "3B 1W" not in [b.get("label") for b in board.buttons]
+    fake_discord.assert_no_violations()
+
+
+async def test_feedback_command_plays_too(fake_discord, start_bot, world):
+    bot = await start_bot()
+    first = (await start(fake_discord, bot, world)).message
+    result = await fake_discord.slash(bot, "feedback", user=world.alice, channel=world.general,
+                                      guild=world.guild, black=0, white=0)
+    assert not result.ephemeral
+    turn, _ = pending(result.original)
+    assert turn == 2
+    assert fake_discord.message(first.id).custom_ids == []  # the old board's buttons are gone
+
+
+async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    secret = "6543"
+    fb = score(secret, "1122")
+    await answer(fake_discord, bot, board, fb.black, fb.white, world.alice)  # true: 0 0
+    # Now claim "nothing matches" until no code is left.
+    for _ in range(8):
+        board = fake_discord.message(board.id)
+        if "contradict" in board.embed["title"]:
+            break
+        await answer(fake_discord, bot, board, 0, 0, world.alice)
+    board = fake_discord.message(board.id)
+    assert board.embed["title"] == "Your replies contradict each other"
+    gid = game_id(board)
+    assert set(board.custom_ids) == {f"mmc:undo:{gid}", f"mmc:reveal:{gid}"}
+    with sqlite3.connect(db_path) as conn:
+        made = conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone()[0]
+
+    undone = await fake_discord.click(bot, board, f"mmc:undo:{gid}", user=world.alice)
+    assert not undone.ephemeral
+    board = fake_discord.message(board.id)
+    assert "My guess" in board.embed["description"]
+    with sqlite3.connect(db_path) as conn:
+        taken = conn.execute(
+            "SELECT COUNT(*) FROM challenge_replies WHERE taken_back_at IS NOT NULL"
+        ).fetchone()[0]
+        kept = conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone()[0]
+    assert taken == 1 and kept == made  # the take-back is recorded, nothing is deleted
+
+    opened = await fake_discord.click(bot, board, f"mmc:reveal:{gid}", user=world.alice)
+    assert opened.modal is not None
+    revealed = await fake_discord.submit_modal(bot, opened, {"code": secret}, user=world.alice)
+    assert not revealed.ephemeral
+    board = fake_discord.message(board.id)
+    assert board.embed["title"] == "Code revealed"
+    assert "These replies were wrong" in board.embed["description"]
+    assert "the right reply was" in board.embed["description"]
+    assert snapshot(db_path)["games"][0][9] == "quit"
+
+
+async def test_a_stranger_cannot_answer(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    before = snapshot(db_path)
+    gid = game_id(board)
+    result = await fake_discord.click(bot, board, f"mmc:r:{gid}:1:0:0", user=world.bob)
+    assert result.ephemeral and "not your challenge" in result.embed["title"]
+    typed = await fake_discord.slash(bot, "feedback", user=world.bob, channel=world.general,
+                                     guild=world.guild, black=0, white=0)
+    assert typed.ephemeral and "not your challenge" in typed.embed["title"]
+    assert snapshot(db_path) == before
+
+
+async def test_one_game_per_channel_and_quit(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await start(fake_discord, bot, world)
+    clash = await fake_discord.slash(bot, "mastermind new", user=world.bob,
+                                     channel=world.general, guild=world.guild)
+    assert clash.ephemeral and "`/challenge`" in clash.embed["description"]
+    guessed = await fake_discord.slash(bot, "guess", user=world.bob, channel=world.general,
+                                       guild=world.guild, code="1234")
+    assert guessed.ephemeral and "challenge" in guessed.embed["title"].lower()
+    again = await start(fake_discord, bot, world, user=world.bob)
+    assert again.ephemeral and "already running" in again.embed["description"]
+    fake_discord.assert_no_violations()
+    ended = await fake_discord.slash(bot, "mastermind quit", user=world.alice,
+                                     channel=world.general, guild=world.guild)
+    assert not ended.ephemeral
+    assert snapshot(db_path)["games"][0][9] == "quit"
+
+
+async def test_a_double_click_counts_once(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    gid = game_id(board)
+    first, second = await asyncio.gather(
+        fake_discord.click(bot, board, f"mmc:r:{gid}:1:1:0", user=world.alice),
+        fake_discord.click(bot, board, f"mmc:r:{gid}:1:1:0", user=world.alice),
+    )
+    refused = [r for r in (first, second) if r.messages and r.messages[-1].ephemeral]
+    assert len(refused) == 1
+    assert "out of date" in refused[0].messages[-1].embed["title"]
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone() == (1,)
+    assert pending(fake_discord.message(board.id))[0] == 2
+
+
+async def test_restart_in_the_middle_keeps_the_buttons_working(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    secret = "2525"
+    fb = score(secret, "1122")
+    await answer(fake_discord, bot, board, fb.black, fb.white, world.alice)
+    board = fake_discord.message(board.id)
+    turn, guess = pending(board)
+    await bot.close()
+
+    bot = await start_bot()  # a new process: no view was re-registered by hand
+    assert pending(fake_discord.message(board.id)) == (turn, guess)
+    used, board = await crack(fake_discord, bot, fake_discord.message(board.id), secret,
+                              world.alice)
+    assert used <= 5
+    assert board.embed["title"].startswith("I broke your code")
+
+
+async def test_largest_rules_use_two_step_buttons(fake_discord, start_bot, world):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world, pegs=8, colors=9, max_guesses=20)).message
+    gid = game_id(board)
+    assert any(c.startswith(f"mmc:b:{gid}:1:") for c in board.custom_ids)
+    step = await fake_discord.click(bot, board, f"mmc:b:{gid}:1:1", user=world.alice)
+    assert not step.ephemeral
+    board = fake_discord.message(board.id)
+    assert f"mmc:r:{gid}:1:1:0" in board.custom_ids
+    assert f"mmc:back:{gid}:1" in board.custom_ids
+    fake_discord.assert_no_violations()
+
+
+async def test_event_loop_stays_responsive_during_a_slow_move(
+    fake_discord, start_bot, world, db_path
+):
+    """While the bot thinks on an 8x9 challenge, a /guess elsewhere is answered at once."""
+    bot = await start_bot()
+    breaker = await fake_discord.slash(bot, "mastermind new", user=world.bob,
+                                       channel=world.other, guild=world.guild)
+    assert not breaker.ephemeral
+    board = (await start(fake_discord, bot, world, pegs=8, colors=9, max_guesses=20)).message
+    secret = "98765432"
+    turn, guess = pending(board)
+    fb = score(secret, guess)
+
+    slow_started = asyncio.Event()
+    original = bot.challenges._run_solver
+
+    async def slow_solver(function, *args, **kwargs):
+        """The real 8x9 solver work, made to last at least 0.6 s, in the worker thread."""
+
+        def work():
+            time.sleep(0.6)  # blocks the worker thread only, never the event loop
+            return function(*args, **kwargs)
+
+        slow_started.set()
+        return await original(work)
+
+    bot.challenges._run_solver = slow_solver
+    reply_task = asyncio.create_task(answer(fake_discord, bot, board, fb.black, fb.white,
+                                            world.alice))
+    await slow_started.wait()
+    started = time.perf_counter()
+    code = "1111" if secret_of(db_path, world.other.id) != "1111" else "2222"
+    quick = await fake_discord.slash(bot, "guess", user=world.bob, channel=world.other,
+                                     guild=world.guild, code=code)
+    quick_seconds = time.perf_counter() - started
+    assert not reply_task.done()  # the 8x9 move is still being thought about...
+    assert not quick.ephemeral and quick_seconds < 0.4  # ...and the other channel was answered
+    reply = await reply_task
+    assert not reply.ephemeral
+    assert pending(fake_discord.message(board.id))[0] == turn + 1
+    fake_discord.assert_no_violations()
