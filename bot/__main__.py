@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 
 from .app import MastermindBot
@@ -48,12 +49,20 @@ def main() -> int:
         print(f"mastermind-bot: {exc}", file=sys.stderr)
         return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    # The bot has no voice features: don't warn about voice libraries on every start.
+    discord.VoiceClient.warn_nacl = False
+    if hasattr(discord.VoiceClient, "warn_dave"):
+        discord.VoiceClient.warn_dave = False
     bot = MastermindBot.from_settings(settings)
     try:
         asyncio.run(run(bot, settings.token))
     except discord.LoginFailure:
         print(f"mastermind-bot: {REJECTED_TOKEN}", file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
+        print(f"mastermind-bot: could not reach Discord ({type(exc).__name__}): check the "
+              f"network connection and try again.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

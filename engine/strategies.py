@@ -106,8 +106,15 @@ def get_strategy(name: str) -> Strategy:
 class Budget:
     """How much scoring one decision may do (entries of the guess x secret matrix)."""
 
-    #: Up to this many entries the decision is exact (~0.3 s at 5x8).
+    #: Up to this many entries the decision is exact (~0.3 s at 5x8)...
     exact_entries: int = 40_000_000
+    #: ...or this many in spaces larger than ``large_space`` codes, where each entry costs
+    #: more and the bounded-work mode plays nearly as well (keeps every move well under 2 s).
+    exact_entries_large: int = 16_000_000
+    large_space: int = 50_000
+
+    def exact_limit(self, space_size: int) -> int:
+        return self.exact_entries if space_size <= self.large_space else self.exact_entries_large
     #: In bounded-work mode: how many possible codes the replies are counted over...
     sample_secrets: int = 2_000
     #: ...and how many entries in all (candidates x sampled secrets)...
@@ -202,7 +209,7 @@ def _decide(
     if (
         candidates is not None
         and secrets is not None
-        and len(candidates) * n <= budget.exact_entries
+        and len(candidates) * n <= budget.exact_limit(space.size)
     ):
         index = _best(space, strategy, candidates, secrets, possible)
         return Decision(index, True, len(candidates), n)

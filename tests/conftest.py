@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def start_bot(fake_discord, db_path, wall_clock):
 
 def snapshot(db_path: Path) -> dict[str, list[tuple]]:
     """Every row of the game tables, read with a separate plain sqlite3 connection."""
-    with sqlite3.connect(db_path) as conn:
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
         return {
             table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
             for table in ("games", "guesses", "players")
@@ -68,7 +69,7 @@ def snapshot(db_path: Path) -> dict[str, list[tuple]]:
 
 
 def secret_of(db_path: Path, channel_id: int) -> str:
-    with sqlite3.connect(db_path) as conn:
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
         row = conn.execute(
             "SELECT secret FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         ).fetchone()

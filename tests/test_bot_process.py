@@ -21,7 +21,6 @@ from contextlib import asynccontextmanager, closing
 from pathlib import Path
 from typing import Any
 
-from conftest import secret_of, snapshot
 from fake_discord.models import FakeGuild
 from fake_discord.server import FakeDiscordServer
 
@@ -31,8 +30,13 @@ STEP = 10.0
 TEST_BUDGET = 20.0
 
 #: Settings the bot reads; never inherited from the developer's shell.
-BOT_VARIABLES = ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
-                 "IDLE_TIMEOUT_HOURS")
+BOT_VARIABLES = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "IDLE_TIMEOUT_HOURS",
+)
 
 #: ANSI colour codes (discord.py colours its log lines on a tty, and always inside Docker).
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -63,10 +67,11 @@ def board_rows(embed: dict[str, Any]) -> list[tuple[int, str, int, int, int]]:
     return rows
 
 
-def query(db: Path, sql: str) -> list[tuple]:
-    """Rows from a short-lived connection (closed at once, so it never keeps the WAL alive)."""
+def query(db: Path, sql: str, *params: Any) -> list[tuple]:
+    """Rows from a connection closed at once. (conftest's ``snapshot``/``secret_of`` leave theirs
+    to the garbage collector, which would keep the WAL file alive after the bot closes.)"""
     with closing(sqlite3.connect(db)) as conn:
-        return conn.execute(sql).fetchall()
+        return conn.execute(sql, params).fetchall()
 
 
 def field(embed: dict[str, Any], name: str) -> str:
@@ -88,7 +93,9 @@ class BotProcess:
     @classmethod
     async def start(cls, env: Mapping[str, str], cwd: Path) -> BotProcess:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot",
+            sys.executable,
+            "-m",
+            "bot",
             cwd=cwd,
             env=dict(env),
             stdin=asyncio.subprocess.DEVNULL,
@@ -163,35 +170,30 @@ def bot_env(server: FakeDiscordServer, db: Path, guild: FakeGuild, **extra: str)
     return env
 
 
-async def wait_ready(server: FakeDiscordServer, bot: BotProcess, guild: FakeGuild,
-                     syncs_before: int) -> None:
+async def wait_ready(
+    server: FakeDiscordServer, bot: BotProcess, guild: FakeGuild, syncs_before: int
+) -> None:
     """The bot synced its commands to the guild (again), identified, and processed READY."""
     state = server.state
 
     def synced() -> bool:
         names = {c["name"] for c in state.guild_commands.get(guild.id, [])}
-        return state.command_syncs > syncs_before and names == {"mastermind", "guess"}
+        return state.command_syncs > syncs_before and {"mastermind", "guess"} <= names
 
     def identified() -> bool:
         return any(s.identified.is_set() for s in server.sessions)
 
-    async def exited() -> None:
-        await bot.proc.wait()
-
-    watcher = asyncio.create_task(exited())
     try:
-        waiting = asyncio.create_task(
-            server.wait_until(lambda: synced() and identified(), timeout=STEP,
-                              what="the bot to sync its commands and IDENTIFY")
+        await server.wait_until(
+            lambda: bot.returncode is not None or (synced() and identified()),
+            timeout=STEP,
+            what="the bot to sync its commands and IDENTIFY",
         )
-        done, _ = await asyncio.wait({waiting, watcher}, return_when=asyncio.FIRST_COMPLETED)
-        if waiting not in done:
-            waiting.cancel()
-            await bot.finish()
-            raise AssertionError(f"bot exited ({bot.returncode}) early:\n{bot.output}")
-        waiting.result()
-    finally:
-        watcher.cancel()
+    except TimeoutError:
+        raise AssertionError(f"bot not ready after {STEP} s:\n{bot.output}") from None
+    if bot.returncode is not None:
+        await bot.finish()
+        raise AssertionError(f"bot exited ({bot.returncode}) before it was ready:\n{bot.output}")
     assert state.global_commands == [], "DEV_GUILD_ID set: commands belong to the guild only"
     # discord.py logs this once it has handled READY
     await bot.wait_for_log("has connected to Gateway")
@@ -211,7 +213,7 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
         # ---- first run: start a game and make three wrong guesses
         async with bot_process(env, tmp_path) as bot:
             await wait_ready(server, bot, guild, syncs_before=0)
-            assert "database" in bot.output and "synced 2 commands to server" in bot.output
+            assert re.search(rf"synced \d+ commands to server {guild.id}", bot.output)
 
             res = await server.slash("mastermind new", user=alice, guild=guild)
             assert res.response is not None and res.response.type == 4
@@ -221,7 +223,8 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
             assert field(board, "Guesses left") == "10 of 10"
             assert board_rows(board) == []
 
-            secret = secret_of(db, channel.id)
+            sql = "SELECT secret FROM games WHERE channel_id = ? AND status = 'active'"
+            ((secret,),) = query(db, sql, channel.id)
             assert re.fullmatch(r"[1-6]{4}", secret)
             wrong = [c for c in ("1122", "3344", "5566", "1234", "6543") if c != secret][:3]
             expected: list[tuple[int, str, int, int, int]] = []
@@ -243,9 +246,12 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
         assert query(db, "SELECT secret, status FROM games") == [(secret, "active")]
         rows = query(db, "SELECT turn, code, black, white, player_id FROM guesses ORDER BY turn")
         assert rows == expected
-        assert len(snapshot(db)["players"]) == 2
-        await server.wait_until(lambda: not server.sessions, timeout=STEP,
-                                what="the killed bot's gateway connection to close")
+        assert query(db, "SELECT user_id FROM players ORDER BY 1") == [(alice.id,), (bob.id,)]
+        await server.wait_until(
+            lambda: not server.sessions,
+            timeout=STEP,
+            what="the killed bot's gateway connection to close",
+        )
 
         # ---- second run on the same database: the board survived; win the game
         syncs = state.command_syncs
@@ -279,7 +285,9 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
 async def test_no_token_exits_2_with_one_line(tmp_path: Path) -> None:
     env = {k: os.environ[k] for k in ("PATH", "SYSTEMROOT", "LANG") if k in os.environ}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot",
+        sys.executable,
+        "-m",
+        "bot",
         cwd=tmp_path,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
@@ -311,6 +319,7 @@ async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path) -> None
         # it asked the fake Discord (not discord.com), which refused the token
         assert any(r.status == 401 for r in server.state.requests), server.state.requests
         assert server.sessions == []
+    assert not (tmp_path / "db.sqlite3").exists(), "the database is opened only after login"
     assert token not in bot.output
     assert "Traceback" not in bot.output, bot.output
     ours = [line for line in bot.stderr if line.startswith("mastermind-bot:")]
@@ -336,8 +345,9 @@ async def test_token_from_dotenv_file(tmp_path: Path) -> None:
         assert "DISCORD_TOKEN" not in env
         async with bot_process(env, tmp_path) as bot:
             await wait_ready(server, bot, guild, syncs_before=0)
-            res = await server.slash("mastermind help", user=server.state.create_user("u"),
-                                     guild=guild)
+            res = await server.slash(
+                "mastermind help", user=server.state.create_user("u"), guild=guild
+            )
             assert res.response is not None and res.response.ephemeral
             assert res.embeds[0]["title"] == "How to play Mastermind"
             assert await bot.stop(signal.SIGTERM) == 0
@@ -357,8 +367,9 @@ async def test_sigint_shuts_down_cleanly_and_closes_the_database(tmp_path: Path)
             await server.slash("guess", user=alice, guild=guild, code="1234")
             assert Path(f"{db}-wal").exists()  # the bot has the database open in WAL mode
             assert await bot.stop(signal.SIGINT) == 0
-        await server.wait_until(lambda: not server.sessions, timeout=STEP,
-                                what="the gateway connection to close")
+        await server.wait_until(
+            lambda: not server.sessions, timeout=STEP, what="the gateway connection to close"
+        )
     assert "shutting down" in bot.output and "database closed" in bot.output
     assert "Traceback" not in bot.output and "KeyboardInterrupt" not in bot.output, bot.output
     assert not Path(f"{db}-wal").exists(), "the WAL is checkpointed and removed on close"
