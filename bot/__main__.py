@@ -49,10 +49,6 @@ def main() -> int:
         print(f"mastermind-bot: {exc}", file=sys.stderr)
         return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    # The bot has no voice features: don't warn about voice libraries on every start.
-    discord.VoiceClient.warn_nacl = False
-    if hasattr(discord.VoiceClient, "warn_dave"):
-        discord.VoiceClient.warn_dave = False
     bot = MastermindBot.from_settings(settings)
     try:
         asyncio.run(run(bot, settings.token))

@@ -13,10 +13,13 @@ from .challenge import ChallengeService
 from .clock import Clock, system_clock
 from .cogs.breaker import GuessCog, MastermindCog
 from .cogs.challenge import ChallengeCog
+from .cogs.stats import StatsCog
 from .config import Settings
 from .replies import MastermindTree
+from .stats import StatsService
 from .store import Database
 from .views.challenge import ChallengeButton
+from .views.stats import ForgetButton, PageButton
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +33,9 @@ class MastermindBot(commands.Bot):
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         clock: Clock = system_clock,
     ):
+        # The bot has no voice features: don't warn about voice libraries on every start.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands need no privileged intents
         super().__init__(
@@ -61,8 +67,10 @@ class MastermindBot(commands.Bot):
         self.challenges = ChallengeService(self.breaker)
         await self.add_cog(MastermindCog(self.breaker))
         await self.add_cog(GuessCog(self.breaker))
+        self.stats = StatsService(self.db, clock=self.clock)
         await self.add_cog(ChallengeCog(self.challenges))
-        self.add_dynamic_items(ChallengeButton)
+        await self.add_cog(StatsCog(self.stats))
+        self.add_dynamic_items(ChallengeButton, PageButton, ForgetButton)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

@@ -17,6 +17,7 @@ from engine import Code, InvalidCode, Rules, example, format_code, parse_code, s
 from .clock import Clock, system_clock
 from .errors import BadInput, GameAlreadyRunning, GameOver, NoGameRunning, NotAllowed
 from .store import Database, GameRecord, GameStore, GuessRecord
+from .store.stats import StatsStore
 
 DEFAULT_IDLE_TIMEOUT = 24 * 3600.0
 #: A guess this soon after someone won is answered "too late" rather than "no game".
@@ -62,11 +63,27 @@ class BreakerService:
     ):
         self.db = db
         self.store = GameStore()
+        self.stats = StatsStore()
         self.clock = clock
         self.idle_timeout = idle_timeout
         self.secret_source = secret_source
 
     # ---- helpers --------------------------------------------------------------------------
+    async def end_game(
+        self,
+        conn: aiosqlite.Connection,
+        game: GameRecord,
+        *,
+        status: str,
+        now: float,
+        winner_id: int | None = None,
+        secret: Code | None = None,
+    ) -> None:
+        """End a game and count it for stats, in the caller's transaction."""
+        await self.store.finish(conn, game, status=status, now=now, winner_id=winner_id,
+                                secret=secret)
+        await self.stats.record(conn, game)
+
     async def load_active(
         self, conn: aiosqlite.Connection, channel_id: int
     ) -> tuple[GameRecord | None, GameRecord | None]:
@@ -77,7 +94,7 @@ class BreakerService:
         game = await self.store.active_in_channel(conn, channel_id)
         now = self.clock()
         if game is not None and now - game.updated_at > self.idle_timeout:
-            await self.store.finish(conn, game, status="abandoned", now=now)
+            await self.end_game(conn, game, status="abandoned", now=now)
             return None, game
         return game, None
 
@@ -167,9 +184,9 @@ class BreakerService:
         )
         await self.store.remember_player(conn, user_id, user_name, now)
         if feedback.is_win(game.rules.pegs):
-            await self.store.finish(conn, game, status="won", winner_id=user_id, now=now)
+            await self.end_game(conn, game, status="won", winner_id=user_id, now=now)
         elif game.guesses_left == 0:
-            await self.store.finish(conn, game, status="lost", now=now)
+            await self.end_game(conn, game, status="lost", now=now)
         return GuessResult(game, record)
 
     async def _latest_finished(self, channel_id: int) -> GameRecord | None:
@@ -189,7 +206,7 @@ class BreakerService:
             game, abandoned = await self.load_active(conn, channel_id)
             allowed = game is not None and (game.started_by == user_id or can_manage)
             if allowed:
-                await self.store.finish(conn, game, status="quit", now=self.clock())
+                await self.end_game(conn, game, status="quit", now=self.clock())
         if game is None:
             raise self._no_game(abandoned)
         if not allowed:

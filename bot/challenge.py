@@ -207,9 +207,9 @@ class ChallengeService:
                 await self.replies.add(conn, game_id, turn=expected, guess=guess,
                                        feedback=answer, player_id=user_id, now=now)
                 if answer.is_win(game.rules.pegs):
-                    await self.games.finish(conn, game, status="won", now=now)
+                    await self.breaker.end_game(conn, game, status="won", now=now)
                 elif expected >= game.rules.max_guesses:
-                    await self.games.finish(conn, game, status="lost", winner_id=user_id,
+                    await self.breaker.end_game(conn, game, status="lost", winner_id=user_id,
                                             now=now)
             with contextlib.suppress(InconsistentFeedback):
                 await self._run_solver(session.tell, answer)
@@ -246,7 +246,7 @@ class ChallengeService:
             mistakes = session.check_against(code)
             now = self.breaker.clock()
             async with self.db.transaction() as conn:
-                await self.games.finish(conn, game, status="quit", now=now, secret=code)
+                await self.breaker.end_game(conn, game, status="quit", now=now, secret=code)
             state = ChallengeState(game, replies, None, session.remaining, session.inconsistent)
             state.mistakes = mistakes
             return state

@@ -12,6 +12,7 @@ from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUES
 from ..breaker import BreakerService
 from ..errors import BadInput
 from ..render import board_embed, help_embed
+from ..views.stats import forget_prompt
 
 #: Longest code text accepted from Discord (the engine refuses anything over 64 anyway).
 MAX_CODE_TEXT = 100
@@ -35,6 +36,12 @@ class MastermindCog(
     def __init__(self, service: BreakerService):
         self.service = service
         super().__init__()
+
+    @app_commands.command(name="forget-me",
+                          description="Delete your stats and unlink your name from past games")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        embed, view = forget_prompt(interaction.user.id)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="new", description="Start a game here: I pick a secret code")
     @app_commands.describe(

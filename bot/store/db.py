@@ -43,6 +43,7 @@ class Database:
         self.connection = connection
         self.path = path
         self._write_lock = asyncio.Lock()
+        self._reader: aiosqlite.Connection | None = None
 
     @classmethod
     async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> Database:
@@ -63,7 +64,19 @@ class Database:
             raise
         return db
 
+    async def reader(self) -> aiosqlite.Connection:
+        """A second, read-only connection: sees committed data only, never waits for writers
+        (WAL), so reports don't read a half-finished game."""
+        if self._reader is None:
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            self._reader = await aiosqlite.connect(uri, uri=True)
+            await self._reader.execute("PRAGMA busy_timeout = 5000")
+        return self._reader
+
     async def close(self) -> None:
+        if self._reader is not None:
+            await self._reader.close()
+            self._reader = None
         await self.connection.close()
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:

@@ -1,0 +1,296 @@
+"""Leaderboards and stats, through the bot's real dispatch and a real SQLite file."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import re
+import sqlite3
+
+import pytest
+from conftest import secret_of
+
+from engine import score
+
+SUNDAY_LATE = dt.datetime(2026, 11, 22, 23, 58, tzinfo=dt.UTC).timestamp()
+
+
+@pytest.fixture
+def league(fake_discord):
+    """Two servers; alice, bob and carol play in the first, alice and dave in the second."""
+    one = fake_discord.guild("One")
+    two = fake_discord.guild("Two")
+    users = {name: fake_discord.user(name) for name in ("alice", "bob", "carol", "dave")}
+    members = {
+        (one.id, name): fake_discord.member(one, users[name]) for name in ("alice", "bob", "carol")
+    }
+    members |= {(two.id, name): fake_discord.member(two, users[name]) for name in ("alice", "dave")}
+
+    channels = {"one": next(iter(one.channels.values())),
+                "two": next(iter(two.channels.values()))}
+
+    class League:
+        """Servers, their first channels, and members by (server, name)."""
+
+        def __init__(self):
+            self.guilds = {"one": one, "two": two}
+            self.channels = channels
+
+        def member(self, guild: str, name: str):
+            return members[(self.guilds[guild].id, name)]
+
+    return League()
+
+
+def wrong(secret: str, k: int = 1) -> str:
+    code = list(secret)
+    code[k % 4] = str(int(code[k % 4]) % 6 + 1)
+    return "".join(code)
+
+
+async def play(fake, bot, league, db_path, guild, moves, **options):
+    """Start a game in ``guild`` and play ``moves``: (player, "win" | "miss")."""
+    channel, g = league.channels[guild], league.guilds[guild]
+    starter = league.member(guild, moves[0][0])
+    started = await fake.slash(bot, "mastermind new", user=starter, channel=channel, guild=g,
+                               **options)
+    assert not started.ephemeral, started.embed
+    secret = secret_of(db_path, channel.id)
+    last = None
+    for k, (player, kind) in enumerate(moves):
+        code = secret if kind == "win" else wrong(secret, k)
+        last = await fake.slash(bot, "guess", user=league.member(guild, player),
+                                channel=channel, guild=g, code=code)
+        assert not last.ephemeral, last.embed
+    return last
+
+
+async def stats_of(fake, bot, league, viewer, guild="one", options=None):
+    result = await fake.slash(bot, "stats", user=league.member(guild, viewer),
+                              channel=league.channels[guild], guild=league.guilds[guild],
+                              options=options or {"user": None})
+    assert not result.ephemeral, result.embed
+    return result.embed
+
+
+def fields(embed) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in embed.get("fields", [])}
+
+
+async def board(fake, bot, league, viewer, guild="one", **options):
+    result = await fake.slash(bot, "leaderboard", user=league.member(guild, viewer),
+                              channel=league.channels[guild], guild=league.guilds[guild],
+                              **options)
+    assert not result.ephemeral, result.embed
+    return result
+
+
+async def crack_challenge(fake, bot, league, player, secret, guild="one"):
+    """A /challenge answered truthfully with the reply buttons until the bot wins."""
+    started = await fake.slash(bot, "challenge", user=league.member(guild, player),
+                               channel=league.channels[guild], guild=league.guilds[guild])
+    message = started.message
+    for _ in range(10):
+        found = re.search(r"My guess (\d+):\*\* \S+ `(\d+)`", message.embed["description"])
+        if not found:
+            return message
+        fb = score(secret, found[2])
+        gid = message.custom_ids[0].split(":")[2]
+        await fake.click(bot, message, f"mmc:r:{gid}:{found[1]}:{fb.black}:{fb.white}",
+                         user=league.member(guild, player))
+        message = fake.message(message.id)
+    raise AssertionError("challenge did not end")
+
+
+def tables(db_path) -> dict[str, list[tuple]]:
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall())
+                for t in ("results", "standings")}
+
+
+async def test_stats_after_a_scripted_series(fake_discord, start_bot, league, db_path,
+                                             wall_clock):
+    wall_clock.now = SUNDAY_LATE - 86400  # Saturday
+    bot = await start_bot()
+    await play(fake_discord, bot, league, db_path, "one",
+               [("alice", "miss"), ("bob", "miss"), ("alice", "win")])       # alice: 3
+    await play(fake_discord, bot, league, db_path, "one", [("bob", "win")])  # bob: 1
+    await play(fake_discord, bot, league, db_path, "one",
+               [("alice", "miss"), ("bob", "miss")], max_guesses=2)          # lost
+    wall_clock.advance(86400)  # Sunday
+    await play(fake_discord, bot, league, db_path, "one",
+               [("alice", "miss"), ("alice", "win")])                        # alice: 2
+    for secret in ("1234", "6543", "2525"):
+        await crack_challenge(fake_discord, bot, league, "alice", secret)
+
+    alice = fields(await stats_of(fake_discord, bot, league, "alice"))
+    assert alice["Games played"] == "3"
+    assert alice["Codes cracked"] == "2 (67%)"
+    assert alice["Guesses per crack"] == "2.50"
+    assert alice["Best game"].startswith("2 guesses")
+    assert alice["Daily streak"] == "2 now · 2 longest"
+    assert "3 played" in alice["Challenges"] and "broke 3" in alice["Challenges"]
+    assert " 2 │" in alice["Cracks by number of guesses"]
+    assert " 3 │" in alice["Cracks by number of guesses"]
+
+    bob = fields(await stats_of(fake_discord, bot, league, "alice",
+                                options={"user": league.member("one", "bob")}))
+    assert bob["Games played"] == "3" and bob["Codes cracked"] == "1 (33%)"
+    assert bob["Best game"].startswith("1 guess (game #")
+    assert bob["Daily streak"] == "1 now · 1 longest"  # Saturday's run is alive until Sunday ends
+
+    top = (await board(fake_discord, bot, league, "carol")).embed
+    lines = top["description"].splitlines()
+    assert "alice" in lines[0] and "2 cracked" in lines[0] and "2.50" in lines[0]
+    assert "bob" in lines[1] and "1 cracked" in lines[1]
+    assert "Not on this board yet" in fields(top)["carol's rank"]
+    hard = (await board(fake_discord, bot, league, "alice", mode="challenge")).embed
+    assert "alice" in hard["description"] and "3 challenges" in hard["description"]
+
+    # Every number can be recomputed from the stored guesses and replies.
+    before = tables(db_path)
+    await bot.stats.recompute()
+    assert tables(db_path) == before
+
+
+async def test_ties_share_a_rank(fake_discord, start_bot, league, db_path):
+    bot = await start_bot()
+    await play(fake_discord, bot, league, db_path, "one", [("alice", "miss"), ("alice", "win")])
+    await play(fake_discord, bot, league, db_path, "one", [("bob", "miss"), ("bob", "win")])
+    await play(fake_discord, bot, league, db_path, "one",
+               [("carol", "miss"), ("carol", "miss"), ("carol", "win")])
+    lines = (await board(fake_discord, bot, league, "carol")).embed["description"].splitlines()
+    assert [line.split("`")[1].replace(" ", "") for line in lines] == ["#1", "#1", "#3"]
+    assert "carol" in lines[2]
+
+
+async def test_paging_and_the_callers_rank(fake_discord, start_bot, league, db_path):
+    bot = await start_bot()
+    guild = league.guilds["one"]
+    players = []
+    for n in range(23):
+        user = fake_discord.member(guild, fake_discord.user(f"player{n:02d}"))
+        players.append(user)
+        channel = league.channels["one"]
+        await fake_discord.slash(bot, "mastermind new", user=user, channel=channel, guild=guild)
+        secret = secret_of(db_path, channel.id)
+        for k in range(n % 5):  # player n needs n % 5 + 1 guesses
+            await fake_discord.slash(bot, "guess", user=user, channel=channel, guild=guild,
+                                     code=wrong(secret, k))
+        await fake_discord.slash(bot, "guess", user=user, channel=channel, guild=guild,
+                                 code=secret)
+    last = players[-1]  # player22: 3 guesses, somewhere after the first page
+    first = await fake_discord.slash(bot, "leaderboard", user=last, channel=league.channels["one"],
+                                     guild=guild)
+    page1 = first.message
+    assert len(page1.embed["description"].splitlines()) == 10
+    assert page1.embed["footer"]["text"].startswith("Page 1/3")
+    you = fields(page1.embed)["player22's rank"]
+    assert "(of 23)" in you and "3.00" in you
+    prev, nxt = page1.buttons
+    assert prev["disabled"] and not nxt.get("disabled")
+
+    await fake_discord.click(bot, page1, nxt["custom_id"], user=last)
+    page2 = fake_discord.message(page1.id)
+    assert page2.embed["footer"]["text"].startswith("Page 2/3")
+    ranks = [int(line.split("`")[1].strip("# ")) for line in
+             page2.embed["description"].splitlines()]
+    assert ranks == sorted(ranks) and min(ranks) >= 6
+
+    await fake_discord.click(bot, page2, page2.buttons[1]["custom_id"], user=last)
+    page3 = fake_discord.message(page1.id)
+    assert page3.embed["footer"]["text"].startswith("Page 3/3")
+    assert len(page3.embed["description"].splitlines()) == 3
+    assert page3.buttons[1].get("disabled")
+
+
+async def test_periods_across_a_week_boundary(fake_discord, start_bot, league, db_path,
+                                              wall_clock):
+    wall_clock.now = SUNDAY_LATE
+    bot = await start_bot()
+    await play(fake_discord, bot, league, db_path, "one", [("alice", "win")])  # Sunday 23:58
+    wall_clock.advance(5 * 60)                                                   # Monday 00:03
+    await play(fake_discord, bot, league, db_path, "one", [("bob", "win")])
+    week = (await board(fake_discord, bot, league, "alice", period="week")).embed
+    assert "bob" in week["description"] and "alice" not in week["description"]
+    month = (await board(fake_discord, bot, league, "alice", period="month")).embed
+    assert "bob" in month["description"] and "alice" in month["description"]
+    every = (await board(fake_discord, bot, league, "alice")).embed
+    assert len(every["description"].splitlines()) == 2
+
+
+async def test_global_scope_over_two_servers(fake_discord, start_bot, league, db_path):
+    bot = await start_bot()
+    await play(fake_discord, bot, league, db_path, "one", [("alice", "win")])
+    await play(fake_discord, bot, league, db_path, "two", [("dave", "miss"), ("dave", "win")])
+    await play(fake_discord, bot, league, db_path, "two", [("alice", "win")])
+    here = (await board(fake_discord, bot, league, "alice", "one")).embed
+    assert "dave" not in here["description"]
+    assert "1 cracked" in here["description"]
+    everywhere = (await board(fake_discord, bot, league, "alice", "one", scope="global")).embed
+    lines = everywhere["description"].splitlines()
+    assert "alice" in lines[0] and "2 cracked" in lines[0]
+    assert "dave" in lines[1]
+    assert "all servers" in everywhere["title"]
+
+
+async def test_forget_me(fake_discord, start_bot, league, db_path):
+    bot = await start_bot()
+    await play(fake_discord, bot, league, db_path, "one", [("alice", "miss"), ("bob", "win")])
+    await play(fake_discord, bot, league, db_path, "one", [("alice", "win")])
+    # A running game with one of alice's guesses in it:
+    await play(fake_discord, bot, league, db_path, "one", [("alice", "miss")])
+
+    asked = await fake_discord.slash(bot, "mastermind forget-me",
+                                     user=league.member("one", "alice"),
+                                     channel=league.channels["one"], guild=league.guilds["one"])
+    assert asked.ephemeral and "can't be undone" in asked.embed["description"]
+    prompt = asked.message
+    alice_id = league.member("one", "alice").id
+    done = await fake_discord.click(bot, prompt, f"mmf:yes:{alice_id}",
+                                    user=league.member("one", "alice"))
+    assert "deleted" in fake_discord.message(prompt.id).embed["title"]
+    assert done.responded
+
+    gone = await stats_of(fake_discord, bot, league, "alice")
+    assert "hasn't finished a game" in gone["description"]
+    top = (await board(fake_discord, bot, league, "bob")).embed
+    assert "alice" not in top["description"] and "bob" in top["description"]
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM guesses WHERE player_id = ?",
+                            (alice_id,)).fetchone() == (0,)
+        assert conn.execute("SELECT COUNT(*) FROM players WHERE user_id = ?",
+                            (alice_id,)).fetchone() == (0,)
+    # The running game is still playable, by anyone.
+    secret = secret_of(db_path, league.channels["one"].id)
+    won = await fake_discord.slash(bot, "guess", user=league.member("one", "bob"),
+                                   channel=league.channels["one"], guild=league.guilds["one"],
+                                   code=secret)
+    assert won.embed["title"].startswith("Code broken")
+    before = tables(db_path)
+    await bot.stats.recompute()
+    assert tables(db_path) == before
+
+
+async def test_a_user_with_no_games(fake_discord, start_bot, league):
+    bot = await start_bot()
+    embed = await stats_of(fake_discord, bot, league, "carol")
+    assert "hasn't finished a game at 4x6 yet" in embed["description"]
+    empty = (await board(fake_discord, bot, league, "carol")).embed
+    assert "Nobody has cracked a code" in empty["description"]
+
+
+async def test_sizes_are_never_mixed(fake_discord, start_bot, league, db_path):
+    bot = await start_bot()
+    await play(fake_discord, bot, league, db_path, "one", [("alice", "win")], pegs=5, colors=8)
+    await play(fake_discord, bot, league, db_path, "one", [("bob", "win")])
+    classic = (await board(fake_discord, bot, league, "alice")).embed
+    assert "bob" in classic["description"] and "alice" not in classic["description"]
+    big = (await board(fake_discord, bot, league, "alice", size="5x8")).embed
+    assert "alice" in big["description"] and "bob" not in big["description"]
+    bad = await fake_discord.slash(bot, "leaderboard", user=league.member("one", "alice"),
+                                   channel=league.channels["one"], guild=league.guilds["one"],
+                                   size="huge")
+    assert bad.ephemeral and "not a rule size" in bad.embed["description"]
+    mine = await stats_of(fake_discord, bot, league, "alice")
+    assert "5x8 (1)" in mine["footer"]["text"]
