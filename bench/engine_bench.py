@@ -77,6 +77,17 @@ def _play(rules: Rules, strategy: str, secret, seed: int = 0) -> tuple[int, list
     return len(session.turns), times
 
 
+def _play_many(rules: Rules, strategy: str, picks) -> tuple[list[int], list[float]]:
+    """Play one game per picked secret index: guesses per game, think time per move."""
+    space = space_for(rules)
+    games, times = [], []
+    for index in picks:
+        n, t = _play(rules, strategy, space.code(int(index)))
+        games.append(n)
+        times.extend(t)
+    return games, times
+
+
 def _report(label: str, games: list[int], times: list[float], exact_note: str = "") -> None:
     print(
         f"{label:<34} games {len(games):>4}  avg guesses {statistics.mean(games):5.2f}  "
@@ -93,12 +104,7 @@ def bench_moves(secrets: int) -> None:
         picks = rng.choice(space.size, size=min(secrets, space.size), replace=False)
         for name in STRATEGIES:
             _cold()
-            games, times = [], []
-            for index in picks:
-                n, t = _play(rules, name, space.code(int(index)))
-                games.append(n)
-                times.extend(t)
-            _report(f"{rules.size_label} {name}", games, times)
+            _report(f"{rules.size_label} {name}", *_play_many(rules, name, picks))
 
 
 def bench_large(secrets: int, strategies: list[str]) -> None:
@@ -108,12 +114,7 @@ def bench_large(secrets: int, strategies: list[str]) -> None:
         space = space_for(rules)
         picks = rng.choice(space.size, size=secrets, replace=False)
         for name in strategies:
-            games, times = [], []
-            for index in picks:
-                n, t = _play(rules, name, space.code(int(index)))
-                games.append(n)
-                times.extend(t)
-            _report(f"{rules.size_label} {name}", games, times)
+            _report(f"{rules.size_label} {name}", *_play_many(rules, name, picks))
 
 
 def main() -> None:

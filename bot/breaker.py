@@ -110,27 +110,41 @@ class BreakerService:
                              title="No game is running here")
 
     # ---- commands -------------------------------------------------------------------------
-    async def new_game(
+    async def open_game(
         self,
         *,
+        kind: str,
         guild_id: int | None,
         channel_id: int,
         user_id: int,
         user_name: str,
         rules: Rules,
+        secret: Code | None = None,
+        strategy: str | None = None,
+        seed: int = 0,
     ) -> NewGame:
+        """Start a game of either kind, unless one already runs in the channel."""
         now = self.clock()
         async with self.db.transaction() as conn:
             running, abandoned = await self.load_active(conn, channel_id)
             if running is None:
                 game = await self.store.create(
-                    conn, guild_id=guild_id, channel_id=channel_id, kind="breaker",
-                    rules=rules, secret=self.secret_source(rules), started_by=user_id, now=now,
+                    conn, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
+                    secret=secret, started_by=user_id, now=now, strategy=strategy, seed=seed,
                 )
                 await self.store.remember_player(conn, user_id, user_name, now)
         if running is not None:
             raise already_running(running)
         return NewGame(game, abandoned)
+
+    async def new_game(
+        self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
+        rules: Rules,
+    ) -> NewGame:
+        return await self.open_game(
+            kind="breaker", guild_id=guild_id, channel_id=channel_id, user_id=user_id,
+            user_name=user_name, rules=rules, secret=self.secret_source(rules),
+        )
 
     async def guess(
         self, *, channel_id: int, user_id: int, user_name: str, text: str

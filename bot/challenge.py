@@ -112,19 +112,12 @@ class ChallengeService:
         rules: Rules,
         strategy: str,
     ) -> tuple[ChallengeState, GameRecord | None]:
-        now = self.breaker.clock()
-        async with self.db.transaction() as conn:
-            running, abandoned = await self.breaker.load_active(conn, channel_id)
-            if running is None:
-                game = await self.games.create(
-                    conn, guild_id=guild_id, channel_id=channel_id, kind="challenge",
-                    rules=rules, secret=None, started_by=user_id, now=now, strategy=strategy,
-                    seed=secure_random.randbelow(2**31),
-                )
-                await self.games.remember_player(conn, user_id, user_name, now)
-        if running is not None:
-            raise already_running(running)
-        return await self._state(game, []), abandoned
+        opened = await self.breaker.open_game(
+            kind="challenge", guild_id=guild_id, channel_id=channel_id, user_id=user_id,
+            user_name=user_name, rules=rules, strategy=strategy,
+            seed=secure_random.randbelow(2**31),
+        )
+        return await self._state(opened.game, []), opened.abandoned
 
     async def ensure_free(self, channel_id: int) -> None:
         """Refuse at once when a game already runs here (``start`` checks again, atomically)."""

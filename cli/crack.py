@@ -20,11 +20,9 @@ from engine import (
 )
 
 from .render import Style
-from .session import Quit, Read, ask, plural
+from .session import Quit, Read, ask, handle_common_word, plural
 
 QUIT_WORDS = frozenset({"quit", "q", "exit"})
-HELP_WORDS = frozenset({"help", "h", "?"})
-BOARD_WORDS = frozenset({"board", "history"})
 UNDO_WORDS = frozenset({"undo", "u", "back", "take back"})
 REVEAL_WORDS = frozenset({"reveal", "r", "show"})
 
@@ -147,17 +145,10 @@ def crack_game(
             word = " ".join(text.lower().split())
             if not word:
                 continue
-            if word in QUIT_WORDS:
-                raise Quit
-            if word in HELP_WORDS:
-                for line in help_text(rules, style):
-                    say(line)
-                continue
-            if word in BOARD_WORDS:
-                if not session.turns:
-                    say("No replies yet.")
-                for line in style.board(session.turns, rules) if session.turns else ():
-                    say(line)
+            if handle_common_word(
+                word, quit_words=QUIT_WORDS, help_lines=help_text(rules, style),
+                turns=session.turns, rules=rules, style=style, empty="No replies yet.", say=say,
+            ):
                 continue
             if word in UNDO_WORDS:
                 if not session.turns:

@@ -10,11 +10,9 @@ from typing import TextIO
 from engine import Code, InvalidCode, Rules, Turn, example, parse_code, score_codes
 
 from .render import Style
-from .session import Quit, Read, ask, plural
+from .session import Quit, Read, ask, handle_common_word, plural
 
 QUIT_WORDS = frozenset({"quit", "q", "exit", "give up", "giveup"})
-HELP_WORDS = frozenset({"help", "h", "?"})
-BOARD_WORDS = frozenset({"board", "history"})
 
 
 @dataclass(frozen=True)
@@ -82,17 +80,10 @@ def play_game(
             word = " ".join(text.lower().split())
             if not word:
                 continue
-            if word in QUIT_WORDS:
-                raise Quit
-            if word in HELP_WORDS:
-                for line in help_text(rules, style):
-                    say(line)
-                continue
-            if word in BOARD_WORDS:
-                if not turns:
-                    say("No guesses yet.")
-                for line in style.board(turns, rules) if turns else ():
-                    say(line)
+            if handle_common_word(
+                word, quit_words=QUIT_WORDS, help_lines=help_text(rules, style), turns=turns,
+                rules=rules, style=style, empty="No guesses yet.", say=say,
+            ):
                 continue
             try:
                 guess = parse_code(text, rules)

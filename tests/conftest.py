@@ -6,6 +6,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import discord
 import pytest
 from discord import app_commands
 
@@ -75,3 +76,23 @@ def secret_of(db_path: Path, channel_id: int) -> str:
         ).fetchone()
     assert row is not None, "no active game in that channel"
     return row[0]
+
+
+@pytest.fixture
+def world(fake_discord):
+    """A server with #general and #other, two players (alice, bob) and a moderator."""
+    guild = fake_discord.guild("Mastermind Club")
+
+    class World:
+        pass
+
+    world = World()
+    world.guild = guild
+    world.alice = fake_discord.member(guild, fake_discord.user("alice"))
+    world.bob = fake_discord.member(guild, fake_discord.user("bob"))
+    world.mod = fake_discord.member(
+        guild, fake_discord.user("mod"), permissions=discord.Permissions(manage_messages=True)
+    )
+    world.general = next(iter(guild.channels.values()))
+    world.other = fake_discord.channel(guild, "other")
+    return world

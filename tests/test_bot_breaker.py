@@ -8,26 +8,10 @@ from __future__ import annotations
 
 import asyncio
 
-import discord
 import pytest
 from conftest import secret_of, snapshot
 
 from engine import score
-
-
-@pytest.fixture
-def world(fake_discord):
-    """A server with #general and #random, two players and a moderator."""
-    guild = fake_discord.guild("Mastermind Club")
-    alice = fake_discord.member(guild, fake_discord.user("alice"))
-    bob = fake_discord.member(guild, fake_discord.user("bob"))
-    mod = fake_discord.member(
-        guild, fake_discord.user("mod"), permissions=discord.Permissions(manage_messages=True)
-    )
-    general = next(iter(guild.channels.values()))
-    other = fake_discord.channel(guild, "random")
-    return type("World", (), {"guild": guild, "alice": alice, "bob": bob, "mod": mod,
-                              "general": general, "other": other})
 
 
 async def new_game(fake, bot, world, user=None, channel=None, **options):

@@ -7,27 +7,12 @@ import re
 import sqlite3
 import time
 
-import discord
 import pytest
 from conftest import secret_of, snapshot
 
 from engine import score
 
 GUESS = re.compile(r"My guess (\d+):\*\* \S+ `(\d+)`")
-
-
-@pytest.fixture
-def world(fake_discord):
-    guild = fake_discord.guild("Codebreakers")
-    alice = fake_discord.member(guild, fake_discord.user("alice"))
-    bob = fake_discord.member(guild, fake_discord.user("bob"))
-    mod = fake_discord.member(
-        guild, fake_discord.user("mod"), permissions=discord.Permissions(manage_messages=True)
-    )
-    general = next(iter(guild.channels.values()))
-    other = fake_discord.channel(guild, "other")
-    return type("World", (), {"guild": guild, "alice": alice, "bob": bob, "mod": mod,
-                              "general": general, "other": other})
 
 
 async def start(fake, bot, world, user=None, channel=None, **options):

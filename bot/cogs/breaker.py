@@ -6,27 +6,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import InvalidRules, Rules
-from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
-
 from ..breaker import BreakerService
-from ..errors import BadInput
 from ..render import board_embed, help_embed
 from ..views.stats import forget_prompt
+from .options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
 
 #: Longest code text accepted from Discord (the engine refuses anything over 64 anyway).
 MAX_CODE_TEXT = 100
-
-
-def make_rules(pegs: int, colors: int, max_guesses: int, repeats: bool) -> Rules:
-    try:
-        return Rules(pegs, colors, max_guesses, repeats)
-    except InvalidRules as exc:
-        raise BadInput(f"{exc}.", title="Those rules don't work") from None
-
-
-def display_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
 
 
 @app_commands.guild_only()
@@ -44,18 +30,13 @@ class MastermindCog(
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="new", description="Start a game here: I pick a secret code")
-    @app_commands.describe(
-        pegs=f"Pegs in the code ({MIN_PEGS}-{MAX_PEGS}, default 4)",
-        colors=f"Colours to choose from ({MIN_COLORS}-{MAX_COLORS}, default 6)",
-        max_guesses=f"Guesses before the code wins ({MIN_GUESSES}-{MAX_GUESSES}, default 10)",
-        repeats="May a colour appear more than once? (default yes)",
-    )
+    @app_commands.describe(**RULE_DESCRIPTIONS)
     async def new(
         self,
         interaction: discord.Interaction,
-        pegs: app_commands.Range[int, MIN_PEGS, MAX_PEGS] = 4,
-        colors: app_commands.Range[int, MIN_COLORS, MAX_COLORS] = 6,
-        max_guesses: app_commands.Range[int, MIN_GUESSES, MAX_GUESSES] = 10,
+        pegs: Pegs = 4,
+        colors: Colors = 6,
+        max_guesses: MaxGuesses = 10,
         repeats: bool = True,
     ) -> None:
         rules = make_rules(pegs, colors, max_guesses, repeats)

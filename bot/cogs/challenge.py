@@ -10,12 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import DEFAULT_STRATEGY, STRATEGIES
-from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
+from engine.rules import MAX_PEGS
 
 from ..challenge import ChallengeService
 from ..errors import BadInput
 from ..views.challenge import challenge_embed, challenge_view
-from .breaker import display_name, make_rules
+from .options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
 
 log = logging.getLogger(__name__)
 
@@ -31,20 +31,16 @@ class ChallengeCog(commands.Cog):
 
     @app_commands.command(name="challenge", description="Think of a code: I will break it")
     @app_commands.describe(
-        pegs=f"Pegs in your code ({MIN_PEGS}-{MAX_PEGS}, default 4)",
-        colors=f"Colours to choose from ({MIN_COLORS}-{MAX_COLORS}, default 6)",
-        max_guesses=f"Guesses I get ({MIN_GUESSES}-{MAX_GUESSES}, default 10)",
-        repeats="May a colour appear more than once? (default yes)",
-        strategy=f"How I pick my guesses (default {DEFAULT_STRATEGY})",
+        **RULE_DESCRIPTIONS, strategy=f"How I pick my guesses (default {DEFAULT_STRATEGY})"
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
     @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction,
-        pegs: app_commands.Range[int, MIN_PEGS, MAX_PEGS] = 4,
-        colors: app_commands.Range[int, MIN_COLORS, MAX_COLORS] = 6,
-        max_guesses: app_commands.Range[int, MIN_GUESSES, MAX_GUESSES] = 10,
+        pegs: Pegs = 4,
+        colors: Colors = 6,
+        max_guesses: MaxGuesses = 10,
         repeats: bool = True,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
