@@ -179,7 +179,7 @@ async def test_a_stranger_cannot_answer(fake_discord, start_bot, world, db_path)
 
 async def test_one_game_per_channel_and_quit(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
-    await start(fake_discord, bot, world)
+    board = (await start(fake_discord, bot, world)).message
     clash = await fake_discord.slash(bot, "mastermind new", user=world.bob,
                                      channel=world.general, guild=world.guild)
     assert clash.ephemeral and "`/challenge`" in clash.embed["description"]
@@ -191,8 +191,9 @@ async def test_one_game_per_channel_and_quit(fake_discord, start_bot, world, db_
     fake_discord.assert_no_violations()
     ended = await fake_discord.slash(bot, "mastermind quit", user=world.alice,
                                      channel=world.general, guild=world.guild)
-    assert not ended.ephemeral
+    assert not ended.ephemeral and ended.original.embed["title"] == "Challenge ended"
     assert snapshot(db_path)["games"][0][9] == "quit"
+    assert fake_discord.message(board.id).custom_ids == []  # the board's buttons are gone
 
 
 async def test_a_double_click_counts_once(fake_discord, start_bot, world, db_path):
@@ -285,3 +286,17 @@ async def test_event_loop_stays_responsive_during_a_slow_move(
     assert not reply.ephemeral
     assert pending(fake_discord.message(board.id))[0] == turn + 1
     fake_discord.assert_no_violations()
+
+
+async def test_mastermind_board_shows_the_challenge(fake_discord, start_bot, world):
+    bot = await start_bot()
+    first = (await start(fake_discord, bot, world)).message
+    await answer(fake_discord, bot, first, 0, 1, world.alice)
+    shown = await fake_discord.slash(bot, "mastermind board", user=world.bob,
+                                     channel=world.general, guild=world.guild)
+    board = shown.original
+    assert pending(board)[0] == 2
+    assert fake_discord.message(first.id).custom_ids == []  # one live board at a time
+    result = await answer(fake_discord, bot, board, 0, 0, world.alice)
+    assert not result.ephemeral
+    assert pending(fake_discord.message(board.id))[0] == 3

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from ..breaker import BreakerService
 from ..render import board_embed, help_embed
+from ..views.challenge import post_board, strip_buttons
 from ..views.stats import forget_prompt
 from .options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
 
@@ -61,6 +62,11 @@ class MastermindCog(
     @app_commands.command(name="board", description="Show this channel's game board")
     async def board(self, interaction: discord.Interaction) -> None:
         game = await self.service.current(interaction.channel_id)
+        if game.kind == "challenge":  # the challenge board, with its live buttons
+            await interaction.response.defer(thinking=True)
+            state = await interaction.client.challenges.current_state(game.id)
+            await post_board(interaction, state, game.board_message_id)
+            return
         await interaction.response.send_message(embed=board_embed(game))
 
     @app_commands.command(name="quit", description="Give up this channel's game and reveal code")
@@ -71,6 +77,16 @@ class MastermindCog(
             user_id=interaction.user.id,
             can_manage=bool(permissions and permissions.manage_messages),
         )
+        if game.kind == "challenge":
+            embed = discord.Embed(
+                title="Challenge ended",
+                description=f"{interaction.user.mention} ended <@{game.started_by}>'s challenge.",
+                colour=discord.Colour.dark_grey(),
+            )
+            await interaction.response.send_message(embed=embed)
+            if game.board_message_id:
+                await strip_buttons(interaction, game.board_message_id)
+            return
         note = f"{interaction.user.mention} ended the game."
         await interaction.response.send_message(embed=board_embed(game, note=note))
 

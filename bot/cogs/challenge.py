@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 import discord
@@ -14,7 +13,7 @@ from engine.rules import MAX_PEGS
 
 from ..challenge import ChallengeService
 from ..errors import BadInput
-from ..views.challenge import challenge_embed, challenge_view
+from ..views.challenge import post_board
 from .options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
 
 log = logging.getLogger(__name__)
@@ -54,10 +53,7 @@ class ChallengeCog(commands.Cog):
             user_id=interaction.user.id, user_name=display_name(interaction.user),
             rules=rules, strategy=strategy,
         )
-        message = await interaction.followup.send(
-            embed=challenge_embed(state), view=challenge_view(state), wait=True
-        )
-        await self.service.breaker.set_board_message(state.game.id, message.id)
+        await post_board(interaction, state, None)
 
     @app_commands.command(name="feedback", description="Answer my guess in your challenge")
     @app_commands.describe(black="Right colour in the right place",
@@ -75,12 +71,4 @@ class ChallengeCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         state = await self.service.reply(game_id=game.id, turn=None, feedback=(black, white),
                                          user_id=interaction.user.id)
-        message = await interaction.followup.send(
-            embed=challenge_embed(state), view=challenge_view(state), wait=True
-        )
-        # The old board's buttons now belong to an answered guess: take them off.
-        if game.board_message_id and interaction.channel is not None:
-            with contextlib.suppress(discord.HTTPException):
-                old = interaction.channel.get_partial_message(game.board_message_id)
-                await old.edit(view=None)
-        await self.service.breaker.set_board_message(game.id, message.id)
+        await post_board(interaction, state, game.board_message_id)

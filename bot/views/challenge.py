@@ -6,6 +6,7 @@ After a restart discord.py rebuilds it from the custom_id alone, so old boards k
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import discord
@@ -86,6 +87,29 @@ async def handle_button(
                                     user_id=interaction.user.id)
     await interaction.edit_original_response(embed=challenge_embed(state),
                                              view=challenge_view(state))
+
+
+async def post_board(interaction: discord.Interaction, state: ChallengeState,
+                     previous_message_id: int | None) -> None:
+    """Send the board as the answer to a deferred command and make it the live one.
+
+    The previous board's buttons belong to an older guess: they are taken off (best effort).
+    """
+    service = interaction.client.challenges  # type: ignore[attr-defined]
+    message = await interaction.followup.send(
+        embed=challenge_embed(state), view=challenge_view(state) or discord.utils.MISSING,
+        wait=True,
+    )
+    if previous_message_id and previous_message_id != message.id:
+        await strip_buttons(interaction, previous_message_id)
+    await service.breaker.set_board_message(state.game.id, message.id)
+
+
+async def strip_buttons(interaction: discord.Interaction, message_id: int) -> None:
+    if interaction.channel is None:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.channel.get_partial_message(message_id).edit(view=None)
 
 
 class RevealModal(discord.ui.Modal, title="Reveal your code"):
