@@ -116,7 +116,8 @@ def help_embed() -> discord.Embed:
             "`/mastermind new` start a game here (choose pegs, colours, guesses, repeats)\n"
             "`/guess 1123` guess: anyone in the channel can play\n"
             "`/mastermind board` show the board · `/mastermind quit` give up\n"
-            "`/challenge` the bot breaks *your* code"
+            "`/challenge` the bot breaks *your* code, you answer with buttons or `/feedback`\n"
+            "`/leaderboard` and `/stats` · `/mastermind forget-me` deletes your data"
         ),
         inline=False,
     )

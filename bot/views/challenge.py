@@ -72,9 +72,10 @@ async def handle_button(
         return
     if action in ("b", "back"):
         service.check_turn(replies, parts[0])
+        await interaction.response.defer()  # rebuilding the solver after a restart takes time
         state = await service.current_state(game_id)
         black = parts[1] if action == "b" else None
-        await interaction.response.edit_message(view=challenge_view(state, black=black))
+        await interaction.edit_original_response(view=challenge_view(state, black=black))
         return
     if action == "r":
         service.check_turn(replies, parts[0])
