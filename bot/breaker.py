@@ -182,14 +182,7 @@ class BreakerService:
                 "code to guess. Answer its guesses with the buttons or `/feedback`.",
                 title="A challenge is running here",
             )
-        try:
-            code = parse_code(text, game.rules)
-        except InvalidCode as exc:
-            raise BadInput(
-                f"{_capital(str(exc))}.\nThis game: {game.rules.describe()}. "
-                f"Example: `/guess {example(game.rules)}`.",
-                title="That is not a valid code",
-            ) from None
+        code = read_code(text, game.rules, f"Example: `/guess {example(game.rules)}`.")
         assert game.secret is not None
         now = self.clock()
         feedback = score_codes(game.secret, code)
@@ -234,6 +227,17 @@ class BreakerService:
     async def set_board_message(self, game_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
             await self.store.set_board_message(conn, game_id, message_id)
+
+
+def read_code(text: str, rules: Rules, hint: str) -> Code:
+    """Parse a player's code, or raise :class:`BadInput` with the engine's reason and a hint."""
+    try:
+        return parse_code(text, rules)
+    except InvalidCode as exc:
+        raise BadInput(
+            f"{_capital(str(exc))}.\nThis game: {rules.describe()}. {hint}",
+            title="That is not a valid code",
+        ) from None
 
 
 def already_running(game: GameRecord) -> GameAlreadyRunning:

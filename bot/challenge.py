@@ -19,17 +19,15 @@ from engine import (
     Code,
     Feedback,
     InconsistentFeedback,
-    InvalidCode,
     InvalidFeedback,
     Mistake,
     Rules,
     SolverSession,
     example,
-    parse_code,
     validate_feedback,
 )
 
-from .breaker import BreakerService, already_running
+from .breaker import BreakerService, already_running, read_code
 from .errors import BadInput, GameOver, NotAllowed
 from .store import ChallengeStore, GameRecord, ReplyRecord
 
@@ -227,14 +225,8 @@ class ChallengeService:
         async with self._lock(game_id):
             game, replies = await self.load(game_id)
             self.check_challenger(game, user_id)
-            try:
-                code = parse_code(code_text, game.rules)
-            except InvalidCode as exc:
-                raise BadInput(
-                    f"{str(exc)[:1].upper()}{str(exc)[1:]}. Type your code like "
-                    f"{example(game.rules)}.",
-                    title="That is not a valid code",
-                ) from None
+            code = read_code(code_text, game.rules,
+                             f"Type your code like {example(game.rules)}.")
             session = await self._session(game, replies)
             mistakes = session.check_against(code)
             now = self.breaker.clock()

@@ -155,6 +155,9 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
 
     opened = await fake_discord.click(bot, board, f"mmc:reveal:{gid}", user=world.alice)
     assert opened.modal is not None
+    typo = await fake_discord.submit_modal(bot, opened, {"code": "65"}, user=world.alice)
+    assert typo.ephemeral and "Expected 4 pegs, got 2" in typo.embed["description"]
+    assert snapshot(db_path)["games"][0][9] == "active"
     revealed = await fake_discord.submit_modal(bot, opened, {"code": secret}, user=world.alice)
     assert not revealed.ephemeral
     board = fake_discord.message(board.id)

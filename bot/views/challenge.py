@@ -11,8 +11,9 @@ import re
 
 import discord
 
-from engine import Feedback, get_strategy, possible_feedbacks
+from engine import Feedback, Rules, example, get_strategy, possible_feedbacks
 
+from ..breaker import read_code
 from ..challenge import ChallengeState
 from ..render import code_line, pegs
 from ..replies import report_error
@@ -68,7 +69,7 @@ async def handle_button(
     game, replies = await service.load(game_id)
     service.check_challenger(game, interaction.user.id)
     if action == "reveal":
-        await interaction.response.send_modal(RevealModal(game_id, game.rules.pegs))
+        await interaction.response.send_modal(RevealModal(game_id, game.rules))
         return
     if action in ("b", "back"):
         service.check_turn(replies, parts[0])
@@ -114,18 +115,19 @@ async def strip_buttons(interaction: discord.Interaction, message_id: int) -> No
 
 
 class RevealModal(discord.ui.Modal, title="Reveal your code"):
-    def __init__(self, game_id: int, pegs: int):
+    def __init__(self, game_id: int, rules: Rules):
         super().__init__(timeout=600)
-        self.game_id = game_id
+        self.game_id, self.rules = game_id, rules
         self.code = discord.ui.TextInput(
-            label=f"Your secret code ({pegs} pegs)", placeholder="e.g. 1123 or RROY",
+            label=f"Your secret code ({rules.pegs} pegs)", placeholder="e.g. 1123 or RROY",
             min_length=1, max_length=64, custom_id="code",
         )
         self.add_item(self.code)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         service = interaction.client.challenges  # type: ignore[attr-defined]
-        await interaction.response.defer()
+        read_code(self.code.value, self.rules, f"Type your code like {example(self.rules)}.")
+        await interaction.response.defer()  # a typo is answered above, before this
         state = await service.reveal(game_id=self.game_id, user_id=interaction.user.id,
                                      code_text=self.code.value)
         await interaction.edit_original_response(embed=challenge_embed(state), view=None)
