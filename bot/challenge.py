@@ -13,7 +13,7 @@ import secrets as secure_random
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine import (
     Code,
@@ -47,7 +47,6 @@ class ChallengeState:
     inconsistent: bool = False
     think_seconds: float = 0.0
     mistakes: list[Mistake] | None = None
-    taken_back: list[ReplyRecord] = field(default_factory=list)
 
     @property
     def turn(self) -> int:
@@ -71,8 +70,8 @@ class ChallengeService:
 
     async def _session(self, game: GameRecord, replies: list[ReplyRecord]) -> SolverSession:
         session = self._sessions.get(game.id)
-        if session is None or len(session.turns) != len(replies):
-            turns = [(r.guess, r.feedback) for r in replies]
+        turns = [(r.guess, r.feedback) for r in replies]
+        if session is None or [(t.guess, t.feedback) for t in session.turns] != turns:
             session = await self._run_solver(
                 SolverSession.restore, game.rules, game.strategy or "knuth", turns,
                 seed=game.seed,
@@ -241,8 +240,6 @@ class ChallengeService:
             game, replies = await self.load(game_id)
             return await self._state(game, replies)
 
-    def forget(self, game_id: int) -> None:
-        self._sessions.pop(game_id, None)
 
 
 def _validate(game: GameRecord, guess: Code, feedback: tuple[int, int]) -> Feedback:
