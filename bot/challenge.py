@@ -31,8 +31,10 @@ from .breaker import BreakerService, already_running, read_code
 from .errors import BadInput, GameOver, NotAllowed
 from .store import ChallengeStore, GameRecord, ReplyRecord
 
-#: Solver sessions kept in memory (the largest rules hold ~50 MiB each while they last).
-SESSION_CACHE = 16
+#: Solver sessions kept in memory, and the memory they may hold together: one 8x9 session
+#: can hold ~50 MiB, so a busy bot evicts the least recently used (they are rebuilt on need).
+SESSION_CACHE = 64
+SESSION_MEMORY = 256 * 2**20
 
 
 @dataclass
@@ -78,7 +80,10 @@ class ChallengeService:
             )
             self._sessions[game.id] = session
         self._sessions.move_to_end(game.id)
-        while len(self._sessions) > SESSION_CACHE:
+        while len(self._sessions) > 1 and (
+            len(self._sessions) > SESSION_CACHE
+            or sum(s.nbytes for s in self._sessions.values()) > SESSION_MEMORY
+        ):
             self._sessions.popitem(last=False)
         return session
 

@@ -91,6 +91,11 @@ class SolverSession:
         return self.remaining == 0
 
     @property
+    def nbytes(self) -> int:
+        """Memory held by this session's possible-code sets."""
+        return sum(p.nbytes for p in self._possible if p is not None)
+
+    @property
     def pending_guess(self) -> Code | None:
         """The guess already decided and waiting for a reply, if any (no work is done)."""
         return None if self._pending is None else self.space.code(self._pending.index)

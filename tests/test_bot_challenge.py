@@ -303,3 +303,21 @@ async def test_mastermind_board_shows_the_challenge(fake_discord, start_bot, wor
     result = await answer(fake_discord, bot, board, 0, 0, world.alice)
     assert not result.ephemeral
     assert pending(fake_discord.message(board.id))[0] == 3
+
+
+async def test_solver_cache_stays_within_its_memory_budget(fake_discord, start_bot, world,
+                                                          monkeypatch):
+    import bot.challenge as challenge_module
+
+    monkeypatch.setattr(challenge_module, "SESSION_MEMORY", 1)  # evict all but the newest
+    bot = await start_bot()
+    first = (await start(fake_discord, bot, world)).message
+    await answer(fake_discord, bot, first, 0, 0, world.alice)  # now it holds a possible set
+    assert bot.challenges._sessions[game_id(first)].nbytes > 1
+    other = (await start(fake_discord, bot, world, channel=world.other, user=world.bob)).message
+    assert len(bot.challenges._sessions) == 1
+    # The evicted challenge is rebuilt from its stored replies when it is played again.
+    first = fake_discord.message(first.id)
+    result = await answer(fake_discord, bot, first, 0, 0, world.alice)
+    assert not result.ephemeral and pending(fake_discord.message(first.id))[0] == 3
+    assert pending(other)[0] == 1
