@@ -34,8 +34,11 @@ async def send_ephemeral(interaction: discord.Interaction, embed: discord.Embed)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-def describe_app_error(error: app_commands.AppCommandError) -> tuple[str, str] | None:
-    """A (title, message) for errors that are the user's or Discord's doing, else None."""
+def describe_error(error: Exception) -> tuple[str, str] | None:
+    """A (title, message) for errors that are the user's or Discord's doing, else None.
+
+    Takes app-command errors (unwrapping the one a command raised) and plain exceptions
+    from buttons and modals alike."""
     original = getattr(error, "original", error)
     if isinstance(original, UserError):
         return original.title, original.message
@@ -52,9 +55,7 @@ def describe_app_error(error: app_commands.AppCommandError) -> tuple[str, str] |
 
 async def report_error(interaction: discord.Interaction, error: Exception) -> None:
     """Tell the user what went wrong: their mistake plainly, our bug with an apology."""
-    described = describe_app_error(error) if isinstance(error, app_commands.AppCommandError) else (
-        (error.title, error.message) if isinstance(error, UserError) else None
-    )
+    described = describe_error(error)
     if described is None:
         command = interaction.command.qualified_name if interaction.command else "component"
         log.error("unexpected error in %s (interaction %s)", command, interaction.id,
