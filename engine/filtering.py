@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
-from .space import CodeSpace, _color_counts
+from .space import CodeSpace, _color_counts, every_code
 
 #: Codes scored at once when filtering a large explicit set (bounds temporary memory).
 FILTER_CHUNK = 1 << 20
@@ -61,7 +59,7 @@ class _HalfGroups:
         self.table = (black * pegs + capped.sum(-1)).astype(np.uint8)
 
     def _groups(self, part: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
-        digits = np.array(list(itertools.product(range(colors), repeat=len(part))), np.uint8)
+        digits = every_code(colors, len(part))
         black = (digits == part).sum(axis=1)
         counts = np.minimum(_color_counts(digits, colors)[:, self._used], self._wanted[self._used])
         keys, inverse = np.unique(np.column_stack([black, counts]), axis=0, return_inverse=True)

@@ -51,7 +51,7 @@ class CodeSpace:
     def _half_digits(self) -> np.ndarray:
         """Digits of every code of ``ceil(pegs/2)`` pegs: decodes big indices by two look-ups."""
         width = (self.pegs + 1) // 2
-        return np.array(list(itertools.product(range(self.colors), repeat=width)), np.uint8)
+        return every_code(self.colors, width)
 
     def _decode_repeats(self, idx: np.ndarray) -> np.ndarray:
         low_width = (self.pegs + 1) // 2
@@ -189,7 +189,7 @@ class _GatherScorer:
         self.parts = [(a, min(a + self.PART, pegs)) for a in range(0, pegs, self.PART)]
         self.black_tables = []
         for a, b in self.parts:
-            digits = np.array(list(itertools.product(range(colors), repeat=b - a)), np.uint8)
+            digits = every_code(colors, b - a)
             table = (digits[:, None, :] == digits[None, :, :]).sum(-1, dtype=np.uint8)
             self.black_tables.append(table)
 
@@ -217,6 +217,14 @@ def _lookup(table: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray
     if len(cols) * 4 >= table.shape[1]:
         return np.take(table[rows], cols, axis=1)
     return table[rows.astype(np.intp)[:, None], cols.astype(np.intp)[None, :]]
+
+
+@lru_cache(maxsize=32)
+def every_code(colors: int, width: int) -> np.ndarray:
+    """``(colors**width, width)`` uint8 digits of every code of that width, in index order."""
+    out = np.array(list(itertools.product(range(colors), repeat=width)), np.uint8)
+    out.setflags(write=False)
+    return out
 
 
 def _is_everything(idx: np.ndarray) -> bool:
