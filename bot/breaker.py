@@ -197,8 +197,8 @@ class BreakerService:
         return GuessResult(game, record)
 
     async def _latest_finished(self, channel_id: int) -> GameRecord | None:
-        async with self.db.transaction() as conn:
-            return await self.store.latest_in_channel(conn, channel_id)
+        # A read after our own commit: the read connection sees it, without the write lock.
+        return await self.store.latest_in_channel(await self.db.reader(), channel_id)
 
     async def current(self, channel_id: int) -> GameRecord:
         """The running game of a channel (for ``/mastermind board``)."""

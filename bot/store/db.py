@@ -70,6 +70,7 @@ class Database:
         if self._reader is None:
             uri = f"{self.path.resolve().as_uri()}?mode=ro"
             self._reader = await aiosqlite.connect(uri, uri=True)
+            self._reader.row_factory = aiosqlite.Row
             await self._reader.execute("PRAGMA busy_timeout = 5000")
         return self._reader
 
