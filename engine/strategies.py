@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from .errors import UnknownStrategy
-from .space import BLOCK_ENTRIES, CodeSpace
+from .space import BLOCK_ENTRIES, CodeSpace, space_for
 
 CountsReducer = Callable[[np.ndarray], np.ndarray]
 
@@ -177,8 +177,6 @@ def choose_guess(
 @lru_cache(maxsize=64)
 def _first_decision(rules, strategy: Strategy, seed: int, budget: Budget) -> Decision:
     """The opening move depends on nothing but the rules: decide it once per process."""
-    from .space import space_for
-
     return _decide(space_for(rules), strategy, None, frozenset(), b"", seed, budget)
 
 
@@ -297,8 +295,6 @@ def first_move_candidates(space: CodeSpace) -> np.ndarray:
 
 @lru_cache(maxsize=32)
 def _first_move_candidates(rules) -> np.ndarray:
-    from .space import space_for
-
     space = space_for(rules)
     codes = set()
     shapes = _partitions(rules.pegs, rules.colors) if rules.repeats else [(1,) * rules.pegs]
