@@ -19,12 +19,13 @@ from engine import (
     MastermindError,
     Rules,
     as_code,
+    draw_secret,
     evaluate,
     score,
 )
 
 from .crack import crack_game
-from .play import draw_secret, play_game
+from .play import play_game
 from .render import Style, histogram
 from .session import Read
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-import secrets
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -20,15 +18,6 @@ class PlayResult:
     outcome: str  # "won", "lost" or "quit"
     secret: Code
     turns: tuple[Turn, ...]
-
-
-def draw_secret(rules: Rules, seed: int | None = None) -> Code:
-    """A random secret: from the ``secrets`` module, or reproducible from ``seed``."""
-    rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
-    colours = range(1, rules.colors + 1)
-    if rules.repeats:
-        return tuple(rng.choice(colours) for _ in range(rules.pegs))
-    return tuple(rng.sample(colours, rules.pegs))
 
 
 def help_text(rules: Rules, style: Style) -> list[str]:

@@ -4,7 +4,17 @@ Pure Python and NumPy: no Discord, no asyncio, no I/O. The bot and the terminal 
 both build on it.
 """
 
-from .codes import Code, as_code, example, format_code, format_emoji, format_letters, parse_code
+from .codes import (
+    Code,
+    as_code,
+    code_from_digits,
+    draw_secret,
+    example,
+    format_code,
+    format_emoji,
+    format_letters,
+    parse_code,
+)
 from .colors import PALETTE, PegColor
 from .errors import (
     InconsistentFeedback,
@@ -42,6 +52,8 @@ __all__ = [
     "Turn",
     "UnknownStrategy",
     "as_code",
+    "code_from_digits",
+    "draw_secret",
     "evaluate",
     "example",
     "format_code",

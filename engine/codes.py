@@ -8,6 +8,8 @@ wrong and how to write it right.
 
 from __future__ import annotations
 
+import random
+import secrets
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
@@ -134,6 +136,20 @@ def as_code(value: str | Sequence[int]) -> Code:
 def format_code(code: Sequence[int]) -> str:
     """``(1, 1, 2, 3)`` -> ``"1123"``."""
     return "".join(str(d) for d in code)
+
+
+def code_from_digits(text: str) -> Code:
+    """``"1123"`` -> ``(1, 1, 2, 3)``: the inverse of :func:`format_code`, for stored codes."""
+    return tuple(int(d) for d in text)
+
+
+def draw_secret(rules: Rules, seed: int | None = None) -> Code:
+    """A uniformly random code: from the OS's secure source, or reproducible from ``seed``."""
+    rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
+    colours = range(1, rules.colors + 1)
+    if rules.repeats:
+        return tuple(rng.choice(colours) for _ in range(rules.pegs))
+    return tuple(rng.sample(colours, rules.pegs))
 
 
 def format_letters(code: Sequence[int]) -> str:
