@@ -15,9 +15,9 @@ import pytest
 
 from cli.crack import crack_game, parse_reply
 from cli.main import Progress, main
-from cli.play import draw_secret, play_game
+from cli.play import play_game
 from cli.render import Style, wants_colour
-from engine import Feedback, Rules, format_code, score
+from engine import Feedback, Rules, draw_secret, format_code, score
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = Rules()
