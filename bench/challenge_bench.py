@@ -59,7 +59,7 @@ async def play(fake, bot, user, guild, channel, secret: str, options: dict,
 
 
 def instrument(bot) -> None:
-    original = bot.challenges._run_solver
+    original = bot.challenges.solvers.run
 
     async def timed(function, *args, **kwargs):
         begin = time.perf_counter()
@@ -69,7 +69,7 @@ def instrument(bot) -> None:
             bot.challenges.solver_seconds += time.perf_counter() - begin
 
     bot.challenges.solver_seconds = 0.0
-    bot.challenges._run_solver = timed
+    bot.challenges.solvers.run = timed
 
 
 def report(label: str, games: list[int], think: list[float], clicks: list[float]) -> None:

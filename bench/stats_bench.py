@@ -21,9 +21,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from bot.stats import StatsService
+from bot.core.enums import Mode, Period
+from bot.core.results import Result, period_key
+from bot.features.stats.service import StatsService
 from bot.store import Database
-from bot.store.stats import PERIODS, Result, period_key
 
 NOW = 1_795_000_000.0  # a fixed "now" (2026-11-18 UTC) so periods hold data
 SIZES = [("4x6", 4, 6, 1)] * 8 + [("5x8", 5, 8, 1), ("4x6 no-repeats", 4, 6, 0)]
@@ -46,20 +47,20 @@ def generate(path: Path, games: int, players: int, seed: int = 1) -> int:
             status = "won" if rng.random() < 0.8 else "lost"
             winner = rng.choice(sorted(people)) if status == "won" else None
             for user in people:
-                results.append(Result(game_id, user, guild, "breaker", size, user == winner,
+                results.append(Result(game_id, user, guild, Mode.BREAKER, size, user == winner,
                                       turns, ended))
         else:
             kind, winner = "challenge", None
             status = "won" if rng.random() < 0.95 else "lost"
             guesses = rng.randint(3, 7) if status == "won" else 11
-            results.append(Result(game_id, starter, guild, "challenge", size, status == "won",
+            results.append(Result(game_id, starter, guild, Mode.CHALLENGE, size, status == "won",
                                   guesses, ended))
         game_rows.append((game_id, guild, guild * 10, kind, pegs, colors, 10, repeats, status,
                           starter, winner, ended - 600, ended, ended))
     standings: dict[tuple, list[int]] = defaultdict(lambda: [0, 0, 0])
     for r in results:
         for scope in {r.guild_id, 0}:
-            for period in PERIODS:
+            for period in Period:
                 row = standings[(r.mode, r.size, scope, period_key(period, r.ended_at),
                                  r.user_id)]
                 row[0] += 1
@@ -91,9 +92,9 @@ async def measure(path: Path, samples: int) -> None:
     rng = random.Random(2)
     timings: dict[str, list[float]] = defaultdict(list)
     for _ in range(samples):
-        for mode in ("breaker", "challenge"):
+        for mode in Mode:
             for scope in (1000 + rng.randrange(20), 0):
-                for period in PERIODS:
+                for period in Period:
                     for page in (0, 7):
                         begin = time.perf_counter()
                         await service.leaderboard(mode=mode, scope=scope, period=period,

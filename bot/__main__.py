@@ -12,7 +12,7 @@ import aiohttp
 import discord
 
 from .app import MastermindBot
-from .config import ConfigError, Settings
+from .core.config import ConfigError, Settings
 
 log = logging.getLogger("bot")
 

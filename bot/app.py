@@ -1,4 +1,5 @@
-"""The bot object: opens the database, loads the cogs and syncs the slash commands."""
+"""The bot object: opens the database, builds the services and loads one extension per
+feature (``bot/features/*``), then syncs the slash commands."""
 
 from __future__ import annotations
 
@@ -8,23 +9,34 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
-from .breaker import DEFAULT_IDLE_TIMEOUT, BreakerService
-from .challenge import ChallengeService
-from .clock import Clock, system_clock
-from .cogs.breaker import GuessCog, MastermindCog
-from .cogs.challenge import ChallengeCog
-from .cogs.stats import StatsCog
-from .config import Settings
-from .replies import MastermindTree
-from .stats import StatsService
+from .core.clock import Clock, system_clock
+from .core.config import Settings
+from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
+from .features.breaker.service import BreakerService
+from .features.challenge.service import ChallengeService
+from .features.challenge.solvers import SolverCache
+from .features.stats.service import StatsService
 from .store import Database
-from .views.challenge import ChallengeButton
-from .views.stats import ForgetButton, PageButton
+from .ui.responses import MastermindTree
 
 log = logging.getLogger(__name__)
 
+FEATURES = (
+    "bot.features.breaker",
+    "bot.features.challenge",
+    "bot.features.stats",
+    "bot.features.mastermind",
+)
+
 
 class MastermindBot(commands.Bot):
+    #: Built in ``setup_hook`` once the database is open; features take what they need.
+    db: Database
+    games: GameService
+    breaker: BreakerService
+    challenges: ChallengeService
+    stats: StatsService
+
     def __init__(
         self,
         *,
@@ -49,7 +61,7 @@ class MastermindBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.idle_timeout = idle_timeout
         self.clock = clock
-        self.db: Database | None = None
+        self._db: Database | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MastermindBot:
@@ -60,17 +72,15 @@ class MastermindBot(commands.Bot):
         )
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.database_path)
+        self._db = self.db = await Database.open(self.database_path)
         log.info("database %s at schema version %s", self.database_path,
                  await self.db.schema_version())
-        self.breaker = BreakerService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
-        self.challenges = ChallengeService(self.breaker)
-        await self.add_cog(MastermindCog(self.breaker))
-        await self.add_cog(GuessCog(self.breaker))
+        self.games = GameService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
+        self.breaker = BreakerService(self.games)
+        self.challenges = ChallengeService(self.games, SolverCache())
         self.stats = StatsService(self.db, clock=self.clock)
-        await self.add_cog(ChallengeCog(self.challenges))
-        await self.add_cog(StatsCog(self.stats))
-        self.add_dynamic_items(ChallengeButton, PageButton, ForgetButton)
+        for feature in FEATURES:
+            await self.load_extension(feature)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
@@ -87,7 +97,7 @@ class MastermindBot(commands.Bot):
         try:
             await super().close()
         finally:
-            if self.db is not None:
-                await self.db.close()
-                self.db = None
+            if self._db is not None:
+                await self._db.close()
+                self._db = None
                 log.info("database closed")

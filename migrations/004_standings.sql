@@ -1,5 +1,5 @@
 -- Leaderboards and stats. Both are written in the transaction that ends a game, from its
--- stored guesses (bot/stats.py), and can be rebuilt from them at any time.
+-- stored guesses (bot/store/stats.py, from bot/core/results.py), and can be rebuilt from them at any time.
 
 -- One row per player of each finished game.
 --   breaker:   won = this player broke the code; guesses = the game's guesses at its end

@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 
 from bot.app import MastermindBot
-from bot.errors import UserError
+from bot.core.errors import UserError
 
 pytest_plugins = ["fake_discord.pytest_plugin"]
 

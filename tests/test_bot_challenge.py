@@ -138,11 +138,12 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     board = fake_discord.message(board.id)
     assert board.embed["title"] == "Your replies contradict each other"
     gid = game_id(board)
-    assert set(board.custom_ids) == {f"mmc:undo:{gid}", f"mmc:reveal:{gid}"}
     with sqlite3.connect(db_path) as conn:
         made = conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone()[0]
+    # The take-back names the reply it takes back: the last one.
+    assert set(board.custom_ids) == {f"mmc:undo:{gid}:{made}", f"mmc:reveal:{gid}"}
 
-    undone = await fake_discord.click(bot, board, f"mmc:undo:{gid}", user=world.alice)
+    undone = await fake_discord.click(bot, board, f"mmc:undo:{gid}:{made}", user=world.alice)
     assert not undone.ephemeral
     board = fake_discord.message(board.id)
     assert "My guess" in board.embed["description"]
@@ -262,7 +263,7 @@ async def test_event_loop_stays_responsive_during_a_slow_move(
     fb = score(secret, guess)
 
     slow_started = asyncio.Event()
-    original = bot.challenges._run_solver
+    original = bot.challenges.solvers.run
 
     async def slow_solver(function, *args, **kwargs):
         """The real 8x9 solver work, made to last at least 0.6 s, in the worker thread."""
@@ -274,7 +275,7 @@ async def test_event_loop_stays_responsive_during_a_slow_move(
         slow_started.set()
         return await original(work)
 
-    bot.challenges._run_solver = slow_solver
+    bot.challenges.solvers.run = slow_solver
     reply_task = asyncio.create_task(answer(fake_discord, bot, board, fb.black, fb.white,
                                             world.alice))
     await slow_started.wait()
@@ -307,15 +308,13 @@ async def test_mastermind_board_shows_the_challenge(fake_discord, start_bot, wor
 
 async def test_solver_cache_stays_within_its_memory_budget(fake_discord, start_bot, world,
                                                           monkeypatch):
-    import bot.challenge as challenge_module
-
-    monkeypatch.setattr(challenge_module, "SESSION_MEMORY", 1)  # evict all but the newest
     bot = await start_bot()
+    monkeypatch.setattr(bot.challenges.solvers, "max_bytes", 1)  # evict all but the newest
     first = (await start(fake_discord, bot, world)).message
     await answer(fake_discord, bot, first, 0, 0, world.alice)  # now it holds a possible set
-    assert bot.challenges._sessions[game_id(first)].nbytes > 1
+    assert bot.challenges.solvers.session_nbytes(game_id(first)) > 1
     other = (await start(fake_discord, bot, world, channel=world.other, user=world.bob)).message
-    assert len(bot.challenges._sessions) == 1
+    assert len(bot.challenges.solvers) == 1
     # The evicted challenge is rebuilt from its stored replies when it is played again.
     first = fake_discord.message(first.id)
     result = await answer(fake_discord, bot, first, 0, 0, world.alice)

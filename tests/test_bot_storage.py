@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from bot.config import ConfigError, Settings
+from bot.core.config import ConfigError, Settings
 from bot.store import Database, MigrationError
 from bot.store.db import MIGRATIONS_DIR, migration_files
 

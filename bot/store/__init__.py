@@ -1,15 +1,18 @@
-"""SQLite storage: the connection and migrations (``db``) and the game tables (``games``)."""
+"""SQLite storage: the connection, transactions and migrations (``db``), and the SQL for
+each group of tables (``games``, ``replies``, ``stats``). No SQL lives outside this package."""
 
-from .challenges import ChallengeStore, ReplyRecord
 from .db import Database, MigrationError
-from .games import GameRecord, GameStore, GuessRecord
+from .games import GameStore, StaleWrite
+from .replies import ReplyStore
+from .stats import Board, StandingRow, StatsStore
 
 __all__ = [
-    "ChallengeStore",
+    "Board",
     "Database",
-    "GameRecord",
     "GameStore",
-    "GuessRecord",
     "MigrationError",
-    "ReplyRecord",
+    "ReplyStore",
+    "StaleWrite",
+    "StandingRow",
+    "StatsStore",
 ]

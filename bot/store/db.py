@@ -111,7 +111,8 @@ class Database:
         async with self.connection.execute(
             "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
         ) as cur:
-            return (await cur.fetchone())[0]
+            row = await cur.fetchone()
+        return row[0] if row else 0
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:

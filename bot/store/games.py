@@ -1,137 +1,108 @@
-"""Rows of the ``games`` and ``guesses`` tables, and the SQL that reads and writes them.
+"""SQL for the ``games``, ``guesses`` and ``players`` tables.
 
-Every method takes the connection of an open transaction (see ``Database.transaction``),
-so a service can read, check and write one game atomically.
+Methods take the connection of an open transaction (``Database.transaction``) when they
+write, or the read connection (``Database.reader``) when they only read. Records are
+immutable: a write returns the game as it now stands.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import aiosqlite
 
-from engine import Code, Feedback, Rules
+from engine import Code, Feedback, Rules, code_from_digits, format_code
+
+from ..core.enums import GameKind, GameStatus
+from ..core.records import GameRecord, GuessRecord
+from .replies import ReplyStore
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, pegs, colors, max_guesses, repeats, secret, status, "
-    "started_by, winner_id, created_at, updated_at, ended_at, board_message_id, strategy, seed"
+    "started_by, winner_id, created_at, updated_at, ended_at, board_message_id, strategy, seed, "
+    "pending_guess, codes_left, turn_opened_by"
 )
 
 
-@dataclass(frozen=True)
-class GuessRecord:
-    turn: int
-    player_id: int
-    code: Code
-    feedback: Feedback
-    created_at: float
+def _code_or_none(text: str | None) -> Code | None:
+    return code_from_digits(text) if text else None
 
 
-@dataclass
-class GameRecord:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    kind: str
-    rules: Rules
-    secret: Code | None
-    status: str
-    started_by: int
-    winner_id: int | None
-    created_at: float
-    updated_at: float
-    ended_at: float | None
-    board_message_id: int | None
-    strategy: str | None = None
-    seed: int = 0
-    guesses: list[GuessRecord] = field(default_factory=list)
-
-    @property
-    def active(self) -> bool:
-        return self.status == "active"
-
-    @property
-    def turns_used(self) -> int:
-        return len(self.guesses)
-
-    @property
-    def guesses_left(self) -> int:
-        return self.rules.max_guesses - len(self.guesses)
-
-    @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> GameRecord:
-        return cls(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            kind=row["kind"],
-            rules=Rules(row["pegs"], row["colors"], row["max_guesses"], bool(row["repeats"])),
-            secret=tuple(int(d) for d in row["secret"]) if row["secret"] else None,
-            status=row["status"],
-            started_by=row["started_by"],
-            winner_id=row["winner_id"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            ended_at=row["ended_at"],
-            board_message_id=row["board_message_id"],
-            strategy=row["strategy"],
-            seed=row["seed"],
-        )
+def _digits_or_none(code: Code | None) -> str | None:
+    return format_code(code) if code else None
 
 
-def _digits(code: Code) -> str:
-    return "".join(str(d) for d in code)
+def _game(row: aiosqlite.Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        kind=GameKind(row["kind"]),
+        rules=Rules(row["pegs"], row["colors"], row["max_guesses"], bool(row["repeats"])),
+        secret=_code_or_none(row["secret"]),
+        status=GameStatus(row["status"]),
+        started_by=row["started_by"],
+        winner_id=row["winner_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        ended_at=row["ended_at"],
+        board_message_id=row["board_message_id"],
+        strategy=row["strategy"],
+        seed=row["seed"],
+        pending_guess=_code_or_none(row["pending_guess"]),
+        codes_left=row["codes_left"],
+        turn_opened_by=row["turn_opened_by"],
+    )
+
+
+class StaleWrite(Exception):
+    """The stored game changed since it was read; the caller's transaction rolls back."""
 
 
 class GameStore:
-    """SQL for games; stateless, so one instance serves every connection."""
+    """Stateless: one instance serves every connection."""
+
+    def __init__(self) -> None:
+        self.replies = ReplyStore()
+
+    async def _one(self, conn: aiosqlite.Connection, where: str, args: tuple) -> GameRecord | None:
+        async with conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        game = _game(row)
+        if game.kind is GameKind.CHALLENGE:
+            return game.with_changes(replies=tuple(await self.replies.standing(conn, game.id)))
+        return game.with_changes(guesses=tuple(await self._guesses(conn, game.id)))
 
     async def active_in_channel(
         self, conn: aiosqlite.Connection, channel_id: int
     ) -> GameRecord | None:
-        async with conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
-            (channel_id,),
-        ) as cur:
-            row = await cur.fetchone()
-        return await self._with_guesses(conn, row)
+        return await self._one(conn, "channel_id = ? AND status = 'active'", (channel_id,))
 
     async def get(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
-        async with conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return await self._with_guesses(conn, row)
+        return await self._one(conn, "id = ?", (game_id,))
 
     async def latest_in_channel(
         self, conn: aiosqlite.Connection, channel_id: int
     ) -> GameRecord | None:
-        async with conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-            (channel_id,),
-        ) as cur:
-            row = await cur.fetchone()
-        return await self._with_guesses(conn, row)
+        return await self._one(conn, "channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
 
-    async def _with_guesses(
-        self, conn: aiosqlite.Connection, row: aiosqlite.Row | None
-    ) -> GameRecord | None:
-        if row is None:
-            return None
-        game = GameRecord.from_row(row)
+    async def finished_ids(self, conn: aiosqlite.Connection) -> list[int]:
+        async with conn.execute(
+            "SELECT id FROM games WHERE status != 'active' ORDER BY ended_at, id"
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+    async def _guesses(self, conn: aiosqlite.Connection, game_id: int) -> list[GuessRecord]:
         async with conn.execute(
             "SELECT turn, player_id, code, black, white, created_at FROM guesses "
             "WHERE game_id = ? ORDER BY turn",
-            (game.id,),
+            (game_id,),
         ) as cur:
-            game.guesses = [
-                GuessRecord(
-                    r["turn"], r["player_id"], tuple(int(d) for d in r["code"]),
-                    Feedback(r["black"], r["white"]), r["created_at"],
-                )
+            return [
+                GuessRecord(r["turn"], r["player_id"], code_from_digits(r["code"]),
+                            Feedback(r["black"], r["white"]), r["created_at"])
                 for r in await cur.fetchall()
             ]
-        return game
 
     async def create(
         self,
@@ -139,27 +110,36 @@ class GameStore:
         *,
         guild_id: int | None,
         channel_id: int,
-        kind: str,
+        kind: GameKind,
         rules: Rules,
         secret: Code | None,
         started_by: int,
         now: float,
         strategy: str | None = None,
         seed: int = 0,
+        pending_guess: Code | None = None,
+        codes_left: int | None = None,
+        opened_by: int | None = None,
     ) -> GameRecord:
         cur = await conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
-            " secret, status, started_by, created_at, updated_at, strategy, seed)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)",
+            " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"
+            " codes_left, turn_opened_by)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                guild_id, channel_id, kind, rules.pegs, rules.colors, rules.max_guesses,
-                int(rules.repeats), _digits(secret) if secret else None, started_by, now, now,
-                strategy, seed,
+                guild_id, channel_id, kind.value, rules.pegs, rules.colors, rules.max_guesses,
+                int(rules.repeats), _digits_or_none(secret), started_by, now, now, strategy,
+                seed, _digits_or_none(pending_guess), codes_left, opened_by,
             ),
         )
-        game = await self.get(conn, cur.lastrowid)
-        assert game is not None
-        return game
+        assert cur.lastrowid is not None
+        return GameRecord(
+            id=cur.lastrowid, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
+            secret=secret, status=GameStatus.ACTIVE, started_by=started_by, winner_id=None,
+            created_at=now, updated_at=now, ended_at=None, board_message_id=None,
+            strategy=strategy, seed=seed, pending_guess=pending_guess, codes_left=codes_left,
+            turn_opened_by=opened_by,
+        )
 
     async def add_guess(
         self,
@@ -170,37 +150,66 @@ class GameStore:
         code: Code,
         feedback: Feedback,
         now: float,
-    ) -> GuessRecord:
+    ) -> GameRecord:
         """Append the next turn; the (game, turn) primary key refuses a duplicate turn."""
         record = GuessRecord(len(game.guesses) + 1, player_id, code, feedback, now)
         await conn.execute(
             "INSERT INTO guesses (game_id, turn, player_id, code, black, white, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game.id, record.turn, player_id, _digits(code), feedback.black, feedback.white, now),
+            (game.id, record.turn, player_id, format_code(code), feedback.black,
+             feedback.white, now),
         )
         await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game.id))
-        game.guesses.append(record)
-        game.updated_at = now
-        return record
+        return game.with_changes(guesses=(*game.guesses, record), updated_at=now)
+
+    async def advance(
+        self,
+        conn: aiosqlite.Connection,
+        game: GameRecord,
+        *,
+        pending_guess: Code | None,
+        codes_left: int | None,
+        opened_by: int | None,
+        now: float,
+        board_message_id: int | None = None,
+    ) -> GameRecord:
+        """A challenge's next turn (and the board that shows it), in one statement.
+
+        Raises :class:`StaleWrite` unless the game is still as ``game`` was read: running,
+        and on the turn that ``game.turn_opened_by`` opened."""
+        board = board_message_id or game.board_message_id
+        cur = await conn.execute(
+            "UPDATE games SET pending_guess = ?, codes_left = ?, turn_opened_by = ?,"
+            " updated_at = ?, board_message_id = ? WHERE id = ? AND status = 'active'"
+            " AND turn_opened_by IS ?",
+            (_digits_or_none(pending_guess), codes_left, opened_by, now, board, game.id,
+             game.turn_opened_by),
+        )
+        if cur.rowcount != 1:
+            raise StaleWrite()
+        return game.with_changes(pending_guess=pending_guess, codes_left=codes_left,
+                                 turn_opened_by=opened_by, updated_at=now,
+                                 board_message_id=board)
 
     async def finish(
         self,
         conn: aiosqlite.Connection,
         game: GameRecord,
         *,
-        status: str,
+        status: GameStatus,
         now: float,
         winner_id: int | None = None,
         secret: Code | None = None,
-    ) -> None:
+    ) -> GameRecord:
         await conn.execute(
             "UPDATE games SET status = ?, winner_id = ?, ended_at = ?, updated_at = ?,"
-            " secret = COALESCE(?, secret) WHERE id = ? AND status = 'active'",
-            (status, winner_id, now, now, _digits(secret) if secret else None, game.id),
+            " secret = COALESCE(?, secret), pending_guess = NULL WHERE id = ?"
+            " AND status = 'active'",
+            (status.value, winner_id, now, now, _digits_or_none(secret), game.id),
         )
-        game.status, game.winner_id, game.ended_at, game.updated_at = status, winner_id, now, now
-        if secret:
-            game.secret = secret
+        return game.with_changes(status=status, winner_id=winner_id, ended_at=now,
+                                 updated_at=now, secret=secret or game.secret,
+                                 pending_guess=None)
 
     async def set_board_message(
         self, conn: aiosqlite.Connection, game_id: int, message_id: int

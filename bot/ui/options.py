@@ -1,4 +1,4 @@
-"""Slash-command options shared by cogs: rule sizes (ranges Discord enforces) and names."""
+"""Slash-command options shared by features: rule sizes (ranges Discord enforces) and names."""
 
 from __future__ import annotations
 
@@ -8,16 +8,20 @@ from discord import app_commands
 from engine import InvalidRules, Rules
 from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 
-from ..errors import BadInput
+from ..core.errors import BadRules
 
 Pegs = app_commands.Range[int, MIN_PEGS, MAX_PEGS]
 Colors = app_commands.Range[int, MIN_COLORS, MAX_COLORS]
 MaxGuesses = app_commands.Range[int, MIN_GUESSES, MAX_GUESSES]
+#: Longest code text accepted from Discord (the engine refuses anything over its own limit).
+CodeText = app_commands.Range[str, 1, 100]
 
+_DEFAULT = Rules()
 RULE_DESCRIPTIONS = {
-    "pegs": f"Pegs in the code ({MIN_PEGS}-{MAX_PEGS}, default 4)",
-    "colors": f"Colours to choose from ({MIN_COLORS}-{MAX_COLORS}, default 6)",
-    "max_guesses": f"Guesses allowed ({MIN_GUESSES}-{MAX_GUESSES}, default 10)",
+    "pegs": f"Pegs in the code ({MIN_PEGS}-{MAX_PEGS}, default {_DEFAULT.pegs})",
+    "colors": f"Colours to choose from ({MIN_COLORS}-{MAX_COLORS}, default {_DEFAULT.colors})",
+    "max_guesses": (f"Guesses allowed ({MIN_GUESSES}-{MAX_GUESSES}, "
+                    f"default {_DEFAULT.max_guesses})"),
     "repeats": "May a colour appear more than once? (default yes)",
 }
 
@@ -27,8 +31,9 @@ def make_rules(pegs: int, colors: int, max_guesses: int, repeats: bool) -> Rules
     try:
         return Rules(pegs, colors, max_guesses, repeats)
     except InvalidRules as exc:
-        raise BadInput(f"{exc}.", title="Those rules don't work") from None
+        raise BadRules(str(exc)) from None
 
 
 def display_name(user: discord.abc.User) -> str:
+    """The name a player goes by here (server nickname, global name, then username)."""
     return getattr(user, "display_name", None) or user.name

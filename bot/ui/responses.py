@@ -1,18 +1,23 @@
-"""Sending replies the same way from every cog, and the one place errors become messages."""
+"""Answering interactions the same way everywhere, and the one place errors are reported."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import re
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from .errors import UserError
+from ..core.errors import UserError
+from .messages import describe_user_error
 
 log = logging.getLogger(__name__)
 
 ERROR_COLOUR = discord.Colour.orange()
+CogT = TypeVar("CogT", bound=commands.Cog)
 
 
 def error_embed(title: str, message: str) -> discord.Embed:
@@ -41,7 +46,7 @@ def describe_error(error: Exception) -> tuple[str, str] | None:
     from buttons and modals alike."""
     original = getattr(error, "original", error)
     if isinstance(original, UserError):
-        return original.title, original.message
+        return describe_user_error(original)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Servers only", "Mastermind games live in server channels: use this command there."
     if isinstance(error, app_commands.TransformerError):
@@ -76,5 +81,44 @@ class MastermindTree(app_commands.CommandTree):
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+
+def cog_of(interaction: discord.Interaction, cls: type[CogT]) -> CogT:
+    """The loaded cog of a feature: how a persistent button finds its controller."""
+    client = interaction.client
+    cog = client.get_cog(cls.__cog_name__) if isinstance(client, commands.Bot) else None
+    if not isinstance(cog, cls):
+        raise RuntimeError(f"the {cls.__cog_name__} feature is not loaded")
+    return cog
+
+
+class ReportingButton(discord.ui.DynamicItem[discord.ui.Button], template=re.compile(r"(?!)")):
+    """A persistent button whose errors are reported like a command's.
+
+    Subclasses give a ``template`` and implement :meth:`run`; discord.py only logs what a
+    DynamicItem callback raises, so the reporting happens here, once for all of them."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.run(interaction)
+        except Exception as exc:  # report_error logs the unexpected ones
+            await report_error(interaction, exc)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+class ReportingModal(discord.ui.Modal):
+    """A modal whose errors are reported like a command's.
+
+    Errors must leave ``on_submit`` (not be caught there): discord.py keeps a modal open
+    for another try only when its submission failed, so a typo can be corrected."""
+
+    # discord.py's own Modal.on_error drops BaseView.on_error's item argument; this is
+    # Modal's signature exactly, which mypy reports against BaseView.
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
         await report_error(interaction, error)

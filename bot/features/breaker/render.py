@@ -1,60 +1,33 @@
-"""Embeds for boards and help. Pure functions of stored games: easy to test against limits."""
+"""Breaker boards and the help page. Pure functions of stored games: easy to test."""
 
 from __future__ import annotations
 
 import discord
 
-from engine import PALETTE, Feedback, Rules, example, format_code, format_emoji
+from engine import Feedback, Rules, example
 
-from .store import GameRecord, GuessRecord
-
-BLACK_PEG = "\N{BLACK LARGE SQUARE}"
-WHITE_PEG = "\N{WHITE LARGE SQUARE}"
-NO_PEG = "\N{WHITE SMALL SQUARE}\ufe0f"
+from ...core.enums import GameStatus
+from ...core.records import GameRecord
+from ...ui.messages import guesses, mention
+from ...ui.pegs import BLACK_PEG, WHITE_PEG, code_line, feedback_row, legend, pegs
 
 COLOURS = {
-    "active": discord.Colour.blurple(),
-    "won": discord.Colour.green(),
-    "lost": discord.Colour.red(),
-    "quit": discord.Colour.dark_grey(),
-    "abandoned": discord.Colour.dark_grey(),
+    GameStatus.ACTIVE: discord.Colour.blurple(),
+    GameStatus.WON: discord.Colour.green(),
+    GameStatus.LOST: discord.Colour.red(),
+    GameStatus.QUIT: discord.Colour.dark_grey(),
+    GameStatus.ABANDONED: discord.Colour.dark_grey(),
 }
-
-
-def pegs(feedback: Feedback, size: int) -> str:
-    """``⬛⬛⬜▫️`` for 2 black, 1 white of 4."""
-    empty = size - feedback.black - feedback.white
-    return BLACK_PEG * feedback.black + WHITE_PEG * feedback.white + NO_PEG * empty
-
-
-def code_line(code) -> str:
-    """Colour emoji with the digits beside them (readable without telling colours apart)."""
-    return f"{format_emoji(code)} `{format_code(code)}`"
-
-
-def guess_row(guess: GuessRecord, rules: Rules) -> str:
-    fb = guess.feedback
-    return (
-        f"`{guess.turn:>2}` {code_line(guess.code)} {pegs(fb, rules.pegs)} "
-        f"**{fb.black}**B **{fb.white}**W · <@{guess.player_id}>"
-    )
-
-
-def legend(rules: Rules) -> str:
-    return "  ".join(f"{c.digit}{c.emoji}{c.letter}" for c in PALETTE[: rules.colors])
 
 
 def board_embed(game: GameRecord, *, note: str | None = None) -> discord.Embed:
     rules = game.rules
     title, description = _headline(game)
-    rows = [guess_row(g, rules) for g in game.guesses]
-    body = "\n".join(rows) if rows else "*No guesses yet.* Be the first: `/guess " + (
-        example(rules) + "`"
-    )
-    if description:
-        body = f"{description}\n\n{body}"
-    if note:
-        body = f"{note}\n\n{body}"
+    rows = [f"{feedback_row(g.turn, g.code, g.feedback, rules)} · {mention(g.player_id)}"
+            for g in game.guesses]
+    body = "\n".join(rows) if rows else (
+        f"*No guesses yet.* Be the first: `/guess {example(rules)}`")
+    body = "\n\n".join(part for part in (note, description, body) if part)
     embed = discord.Embed(title=title, description=body, colour=COLOURS[game.status])
     embed.add_field(
         name="Guesses left", value=f"{game.guesses_left} of {rules.max_guesses}", inline=True
@@ -63,29 +36,28 @@ def board_embed(game: GameRecord, *, note: str | None = None) -> discord.Embed:
     embed.add_field(name="Colours", value=legend(rules), inline=False)
     embed.set_footer(
         text=(
-            f"Game #{game.id} · ⬛ right colour, right place · ⬜ right colour, wrong place"
+            f"Game #{game.id} · {BLACK_PEG} right colour, right place · {WHITE_PEG} right "
+            f"colour, wrong place"
             + (f" · guess with /guess {example(rules)}" if game.active else "")
         )
     )
     return embed
 
 
-def _headline(game: GameRecord) -> tuple[str, str | None]:
+def _headline(game: GameRecord) -> tuple[str, str]:
     n = game.turns_used
     secret = code_line(game.secret) if game.secret else "?"
-    if game.status == "active":
-        return "Mastermind: break the code!", (
-            f"I picked a secret code of {game.rules.pegs} pegs. Anyone here can guess."
-        )
-    if game.status == "won":
-        plural = "guess" if n == 1 else "guesses"
-        return f"Code broken in {n} {plural}!", (
-            f"<@{game.winner_id}> found {secret} on turn {n}."
-        )
-    if game.status == "lost":
-        return "Out of guesses: the code wins", f"The code was {secret}."
-    if game.status == "quit":
-        return "Game ended", f"The code was {secret}."
+    match game.status:
+        case GameStatus.ACTIVE:
+            return "Mastermind: break the code!", (
+                f"I picked a secret code of {game.rules.pegs} pegs. Anyone here can guess.")
+        case GameStatus.WON:
+            return f"Code broken in {guesses(n)}!", (
+                f"{mention(game.winner_id or 0)} found {secret} on turn {n}.")
+        case GameStatus.LOST:
+            return "Out of guesses: the code wins", f"The code was {secret}."
+        case GameStatus.QUIT:
+            return "Game ended", f"The code was {secret}."
     return "Game abandoned", f"Nobody moved for a long time. The code was {secret}."
 
 

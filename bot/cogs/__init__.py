@@ -1,1 +1,0 @@
-"""Discord-facing cogs: thin layers that turn interactions into service calls and replies."""

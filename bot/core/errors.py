@@ -1,0 +1,119 @@
+"""A player's mistakes, as data. Raised before anything is written, so nothing changes;
+:mod:`bot.ui.messages` turns each into words for the one person who acted."""
+
+from __future__ import annotations
+
+from engine import Rules
+
+from .records import GameRecord
+
+
+class UserError(Exception):
+    """Something the player can put right; the stored game stays as it was."""
+
+
+class NoGameRunning(UserError):
+    def __init__(self, abandoned: GameRecord | None = None, idle_timeout: float = 0.0):
+        super().__init__("no game is running in this channel")
+        #: The channel's last game, if it had just gone idle and was ended as abandoned.
+        self.abandoned = abandoned
+        self.idle_timeout = idle_timeout
+
+
+class GameAlreadyRunning(UserError):
+    def __init__(self, game: GameRecord):
+        super().__init__("a game is already running in this channel")
+        self.game = game
+
+
+class TooLate(UserError):
+    """A guess arriving just after someone broke the code."""
+
+    def __init__(self, game: GameRecord):
+        super().__init__("the code was already broken")
+        self.game = game
+
+
+class NotYourGame(UserError):
+    """Only the starter (or a moderator) may end a game."""
+
+    def __init__(self, game: GameRecord):
+        super().__init__("only the starter can end this game")
+        self.game = game
+
+
+class WrongKindOfGame(UserError):
+    """``/guess`` in a channel where a challenge runs, or ``/feedback`` where none does."""
+
+    def __init__(self, game: GameRecord | None):
+        super().__init__("the running game is of another kind")
+        self.game = game
+
+
+class NotYourChallenge(UserError):
+    def __init__(self, game: GameRecord):
+        super().__init__("only the challenger may answer")
+        self.game = game
+
+
+class GameOver(UserError):
+    """A button or command for a game that has ended (or never existed)."""
+
+    def __init__(self, game: GameRecord | None):
+        super().__init__("that game is over")
+        self.game = game
+
+
+class OutOfDate(UserError):
+    """An action meant for an earlier state of the board (a stale button, a double click,
+    a ``/feedback`` typed before the guess it would answer was shown)."""
+
+    def __init__(self, game: GameRecord, given_turn: int | None):
+        super().__init__("that board is out of date")
+        self.game = game
+        self.given_turn = given_turn
+
+
+class BadCode(UserError):
+    def __init__(self, reason: str, rules: Rules, example_command: str):
+        super().__init__(reason)
+        self.reason = reason
+        self.rules = rules
+        #: How to type a code right here, e.g. "/guess 1123".
+        self.example_command = example_command
+
+
+class ImpossibleReply(UserError):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class RepliesContradict(UserError):
+    """A new reply while the standing ones already leave no code."""
+
+
+class NothingToTakeBack(UserError):
+    pass
+
+
+class BadRules(UserError):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BadSize(UserError):
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+
+class NotYourPrompt(UserError):
+    """A confirmation button pressed by someone other than the person it asks."""
+
+
+class UnknownStrategy(UserError):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name

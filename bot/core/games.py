@@ -1,0 +1,146 @@
+"""The lifecycle every kind of game shares: open, load (ending idle games), end, quit.
+
+Discord-free: methods take ids and names and return records or raise domain errors.
+Each write is one transaction; reads use the read connection and never wait for a writer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from engine import Code, Rules
+
+from ..store import Database, GameStore, StatsStore
+from .clock import Clock, system_clock
+from .config import DEFAULT_IDLE_HOURS
+from .enums import GameKind, GameStatus
+from .errors import GameAlreadyRunning, NoGameRunning, NotYourGame
+from .records import GameRecord
+
+DEFAULT_IDLE_TIMEOUT = DEFAULT_IDLE_HOURS * 3600
+
+
+@dataclass(frozen=True)
+class NewGame:
+    game: GameRecord
+    #: The channel's previous game, if it had gone idle and was just ended as abandoned.
+    abandoned: GameRecord | None
+
+
+class GameService:
+    def __init__(
+        self, db: Database, *, clock: Clock = system_clock,
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    ):
+        self.db = db
+        self.clock = clock
+        self.idle_timeout = idle_timeout
+        self.store = GameStore()
+        self.stats = StatsStore()
+
+    def is_idle(self, game: GameRecord, now: float) -> bool:
+        return game.active and now - game.updated_at > self.idle_timeout
+
+    def no_game(self, abandoned: GameRecord | None = None) -> NoGameRunning:
+        return NoGameRunning(abandoned, self.idle_timeout)
+
+    # ---- inside a write transaction -------------------------------------------------------
+    async def end(
+        self,
+        conn: aiosqlite.Connection,
+        game: GameRecord,
+        status: GameStatus,
+        *,
+        now: float,
+        winner_id: int | None = None,
+        secret: Code | None = None,
+    ) -> GameRecord:
+        """End a game and count it for stats, in the caller's transaction."""
+        ended = await self.store.finish(conn, game, status=status, now=now, winner_id=winner_id,
+                                        secret=secret)
+        await self.stats.record(conn, ended)
+        return ended
+
+    async def load_active(
+        self, conn: aiosqlite.Connection, channel_id: int
+    ) -> tuple[GameRecord | None, GameRecord | None]:
+        """The channel's running game, ending it first as abandoned if it has gone idle.
+
+        Returns ``(running game or None, game just abandoned or None)``.
+        """
+        game = await self.store.active_in_channel(conn, channel_id)
+        now = self.clock()
+        if game is not None and self.is_idle(game, now):
+            return None, await self.end(conn, game, GameStatus.ABANDONED, now=now)
+        return game, None
+
+    # ---- whole actions --------------------------------------------------------------------
+    async def open(
+        self,
+        *,
+        kind: GameKind,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        user_name: str,
+        rules: Rules,
+        secret: Code | None = None,
+        strategy: str | None = None,
+        seed: int = 0,
+        pending_guess: Code | None = None,
+        codes_left: int | None = None,
+        opened_by: int | None = None,
+    ) -> NewGame:
+        """Start a game of any kind, unless one already runs in the channel."""
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            running, abandoned = await self.load_active(conn, channel_id)
+            if running is not None:
+                raise GameAlreadyRunning(running)
+            game = await self.store.create(
+                conn, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
+                secret=secret, started_by=user_id, now=now, strategy=strategy, seed=seed,
+                pending_guess=pending_guess, codes_left=codes_left, opened_by=opened_by,
+            )
+            await self.store.remember_player(conn, user_id, user_name, now)
+        return NewGame(game, abandoned)
+
+    async def running(self, channel_id: int) -> GameRecord:
+        """The channel's running game, read without waiting for any writer.
+
+        An idle game is reported as abandoned (the next write in the channel records it)."""
+        game = await self.store.active_in_channel(await self.db.reader(), channel_id)
+        if game is None:
+            raise self.no_game()
+        if self.is_idle(game, self.clock()):
+            raise self.no_game(game)
+        return game
+
+    async def check_free(self, channel_id: int) -> None:
+        """Refuse at once when a game runs here (``open`` checks again, atomically)."""
+        game = await self.store.active_in_channel(await self.db.reader(), channel_id)
+        if game is not None and not self.is_idle(game, self.clock()):
+            raise GameAlreadyRunning(game)
+
+    async def get(self, game_id: int) -> GameRecord | None:
+        return await self.store.get(await self.db.reader(), game_id)
+
+    async def latest(self, channel_id: int) -> GameRecord | None:
+        return await self.store.latest_in_channel(await self.db.reader(), channel_id)
+
+    async def quit(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
+        async with self.db.transaction() as conn:
+            game, abandoned = await self.load_active(conn, channel_id)
+            allowed = game is not None and (game.started_by == user_id or can_manage)
+            if game is not None and allowed:
+                return await self.end(conn, game, GameStatus.QUIT, now=self.clock())
+        # Raised after the commit: an idle game found here stays recorded as abandoned.
+        if game is None:
+            raise self.no_game(abandoned)
+        raise NotYourGame(game)
+
+    async def set_board_message(self, game_id: int, message_id: int) -> None:
+        async with self.db.transaction() as conn:
+            await self.store.set_board_message(conn, game_id, message_id)

@@ -1,0 +1,80 @@
+"""Games as the services see them: plain data read from the store, never mutated by it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from engine import Code, Feedback, Rules
+
+from .enums import GameKind, GameStatus
+
+#: The user id that attributions are rewritten to by ``/mastermind forget-me``.
+FORGOTTEN = 0
+
+
+@dataclass(frozen=True)
+class GuessRecord:
+    """One guess of a breaker game."""
+
+    turn: int
+    player_id: int
+    code: Code
+    feedback: Feedback
+    created_at: float
+
+
+@dataclass(frozen=True)
+class ReplyRecord:
+    """One of the bot's guesses in a challenge, with the challenger's standing reply."""
+
+    id: int
+    turn: int
+    guess: Code
+    feedback: Feedback
+    player_id: int
+    created_at: float
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    kind: GameKind
+    rules: Rules
+    #: A breaker game's secret; a challenge's code once revealed (None before).
+    secret: Code | None
+    status: GameStatus
+    started_by: int
+    winner_id: int | None
+    created_at: float
+    updated_at: float
+    ended_at: float | None
+    board_message_id: int | None
+    strategy: str | None = None
+    seed: int = 0
+    #: A challenge's guess waiting for a reply (None when over or contradictory)...
+    pending_guess: Code | None = None
+    #: ...how many codes fit every standing reply (None when not known yet)...
+    codes_left: int | None = None
+    #: ...and the interaction that put that guess on the board: a ``/feedback`` created
+    #: before it answers an older guess.
+    turn_opened_by: int | None = None
+    #: A breaker game's guesses, or a challenge's standing replies, in turn order.
+    guesses: tuple[GuessRecord, ...] = field(default=())
+    replies: tuple[ReplyRecord, ...] = field(default=())
+
+    @property
+    def active(self) -> bool:
+        return self.status is GameStatus.ACTIVE
+
+    @property
+    def turns_used(self) -> int:
+        return len(self.guesses) if self.kind is GameKind.BREAKER else len(self.replies)
+
+    @property
+    def guesses_left(self) -> int:
+        return self.rules.max_guesses - len(self.guesses)
+
+    def with_changes(self, **changes) -> GameRecord:
+        return replace(self, **changes)

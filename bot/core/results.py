@@ -1,0 +1,78 @@
+"""What a finished game counts for on the leaderboards: pure functions of the stored game.
+
+The store writes these rows in the transaction that ends a game, and rebuilds every table
+from them on demand, so the live totals and a rebuild can never disagree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from .enums import GameKind, GameStatus, Mode, Period
+from .records import FORGOTTEN, GameRecord
+
+#: Fewest finished challenges before a player appears on the challenge leaderboard.
+MIN_CHALLENGES = 3
+
+
+@dataclass(frozen=True)
+class Result:
+    """One player's share of a finished game.
+
+    breaker:   ``won`` = this player broke the code; ``guesses`` = the game's guesses.
+    challenge: ``won`` = the bot broke the player's code; ``guesses`` = the bot's guesses
+               (the limit + 1 when it failed).
+    """
+
+    game_id: int
+    user_id: int
+    guild_id: int | None
+    mode: Mode
+    size: str
+    won: bool
+    guesses: int
+    ended_at: float
+
+    @property
+    def day(self) -> str:
+        return utc(self.ended_at).date().isoformat()
+
+
+def utc(ts: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(ts, tz=dt.UTC)
+
+
+def period_key(period: Period, ts: float) -> str:
+    """``all``, ``M2026-11`` (calendar month) or ``W2026-47`` (ISO week), in UTC."""
+    when = utc(ts)
+    if period is Period.MONTH:
+        return f"M{when:%Y-%m}"
+    if period is Period.WEEK:
+        year, week, _ = when.isocalendar()
+        return f"W{year}-{week:02d}"
+    return "all"
+
+
+def results_for(game: GameRecord) -> list[Result]:
+    """What a finished game counts for, per player: the single source of the stats."""
+    if game.active or game.ended_at is None:
+        return []
+    size = game.rules.size_label
+    if game.kind is GameKind.BREAKER:
+        players: list[int] = []
+        for guess in game.guesses:
+            if guess.player_id != FORGOTTEN and guess.player_id not in players:
+                players.append(guess.player_id)
+        return [
+            Result(game.id, user, game.guild_id, Mode.BREAKER, size,
+                   game.status is GameStatus.WON and user == game.winner_id,
+                   len(game.guesses), game.ended_at)
+            for user in players
+        ]
+    if game.status not in (GameStatus.WON, GameStatus.LOST) or game.started_by == FORGOTTEN:
+        return []
+    solved = game.status is GameStatus.WON
+    guesses = len(game.replies) if solved else game.rules.max_guesses + 1
+    return [Result(game.id, game.started_by, game.guild_id, Mode.CHALLENGE, size, solved,
+                   guesses, game.ended_at)]

@@ -1,0 +1,14 @@
+"""Breaking the bot's code: ``/mastermind new`` starts a game, anyone plays with ``/guess``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cog import BreakerCog
+
+if TYPE_CHECKING:
+    from ...app import MastermindBot
+
+
+async def setup(bot: MastermindBot) -> None:
+    await bot.add_cog(BreakerCog(bot.breaker))

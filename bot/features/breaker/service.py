@@ -1,0 +1,62 @@
+"""The code-breaking game: the bot holds a secret, people in a channel guess.
+
+One ``guess`` is one transaction: read the channel's game, check the move, write it,
+commit. A mistake raises a domain error before anything is written.
+"""
+
+from __future__ import annotations
+
+from engine import Rules, draw_secret, example, score_codes
+
+from ...core.codes import read_code
+from ...core.enums import GameKind, GameStatus
+from ...core.errors import TooLate, WrongKindOfGame
+from ...core.games import GameService, NewGame
+from ...core.records import GameRecord
+
+#: A guess this soon after someone won is answered "too late" rather than "no game".
+LATE_GUESS_WINDOW = 600.0
+
+
+class BreakerService:
+    def __init__(self, games: GameService):
+        self.games = games
+
+    async def new_game(
+        self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
+        rules: Rules,
+    ) -> NewGame:
+        return await self.games.open(
+            kind=GameKind.BREAKER, guild_id=guild_id, channel_id=channel_id, user_id=user_id,
+            user_name=user_name, rules=rules, secret=draw_secret(rules),
+        )
+
+    async def guess(
+        self, *, channel_id: int, user_id: int, user_name: str, text: str
+    ) -> GameRecord:
+        games = self.games
+        async with games.db.transaction() as conn:
+            game, abandoned = await games.load_active(conn, channel_id)
+            if game is not None:
+                if game.kind is not GameKind.BREAKER:
+                    raise WrongKindOfGame(game)
+                code = read_code(text, game.rules, f"/guess {example(game.rules)}")
+                assert game.secret is not None
+                now = games.clock()
+                feedback = score_codes(game.secret, code)
+                game = await games.store.add_guess(conn, game, player_id=user_id, code=code,
+                                                   feedback=feedback, now=now)
+                await games.store.remember_player(conn, user_id, user_name, now)
+                if feedback.is_win(game.rules.pegs):
+                    game = await games.end(conn, game, GameStatus.WON, winner_id=user_id,
+                                           now=now)
+                elif game.guesses_left == 0:
+                    game = await games.end(conn, game, GameStatus.LOST, now=now)
+                return game
+        # No running game (an idle one was just recorded as abandoned, and committed).
+        if abandoned is None:
+            latest = await games.latest(channel_id)
+            if (latest is not None and latest.status is GameStatus.WON
+                    and games.clock() - (latest.ended_at or 0) < LATE_GUESS_WINDOW):
+                raise TooLate(latest)
+        raise games.no_game(abandoned)

@@ -1,0 +1,14 @@
+"""The bot breaks your code: ``/challenge``, the reply buttons and ``/feedback``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cog import ChallengeCog
+
+if TYPE_CHECKING:
+    from ...app import MastermindBot
+
+
+async def setup(bot: MastermindBot) -> None:
+    await bot.add_cog(ChallengeCog(bot, bot.challenges))

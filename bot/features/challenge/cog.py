@@ -1,0 +1,175 @@
+"""``/challenge``, ``/feedback`` and the board's buttons: the bot breaks the code you think of.
+
+Each move is checked first (a mistake is answered at once, privately), then deferred,
+then committed by the service, then shown.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import DEFAULT_STRATEGY, STRATEGIES
+from engine.rules import MAX_PEGS
+
+from ...core.errors import UnknownStrategy
+from ...core.records import GameRecord
+from ...ui.messages import abandoned_note
+from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
+from .buttons import Action, ChallengeButton, RevealModal
+from .render import challenge_embed, challenge_view, ended_embed
+from .service import ChallengeService, ChallengeState
+
+STRATEGY_CHOICES = [
+    app_commands.Choice(name=f"{s.name}: {s.description}"[:100], value=s.name)
+    for s in STRATEGIES.values()
+]
+
+
+class ChallengeCog(commands.Cog, name="challenge"):
+    def __init__(self, bot: commands.Bot, service: ChallengeService):
+        self.bot = bot
+        self.service = service
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ChallengeButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ChallengeButton)
+
+    # ---- commands ---------------------------------------------------------------------------
+    @app_commands.command(name="challenge", description="Think of a code: I will break it")
+    @app_commands.describe(
+        **RULE_DESCRIPTIONS, strategy=f"How I pick my guesses (default {DEFAULT_STRATEGY})"
+    )
+    @app_commands.choices(strategy=STRATEGY_CHOICES)
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        pegs: Pegs = 4,
+        colors: Colors = 6,
+        max_guesses: MaxGuesses = 10,
+        repeats: bool = True,
+        strategy: str = DEFAULT_STRATEGY,
+    ) -> None:
+        assert interaction.channel_id is not None  # guild-only
+        rules = make_rules(pegs, colors, max_guesses, repeats)
+        if strategy not in STRATEGIES:
+            raise UnknownStrategy(strategy)
+        await self.service.check_free(interaction.channel_id)
+        deferred = await interaction.response.defer(thinking=True)
+        state, abandoned = await self.service.start(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            user_id=interaction.user.id, user_name=display_name(interaction.user),
+            rules=rules, strategy=strategy, opened_by=interaction.id,
+        )
+        note = abandoned_note(abandoned) if abandoned else None
+        message = await self._post(interaction, state, content=note)
+        board = deferred.message_id if deferred else None
+        await self.service.games.set_board_message(state.game.id, board or message.id)
+
+    @app_commands.command(name="feedback", description="Answer my guess in your challenge")
+    @app_commands.describe(black="Right colour in the right place",
+                           white="Right colour in the wrong place")
+    @app_commands.guild_only()
+    async def feedback(
+        self,
+        interaction: discord.Interaction,
+        black: app_commands.Range[int, 0, MAX_PEGS],
+        white: app_commands.Range[int, 0, MAX_PEGS],
+    ) -> None:
+        assert interaction.channel_id is not None
+        game = await self.service.in_channel(interaction.channel_id, interaction.user.id)
+        reply = self.service.check_reply(game, (black, white), turn=None,
+                                         action_id=interaction.id,
+                                         player_id=interaction.user.id)
+        deferred = await interaction.response.defer(thinking=True)
+        board = deferred.message_id if deferred else None
+        state = await self.service.commit_reply(reply, action_id=interaction.id,
+                                                board_message_id=board)
+        await self._post(interaction, state)
+        await self._strip_buttons(interaction, game.board_message_id, keep=board)
+
+    # ---- what the /mastermind group asks of a running challenge ------------------------------
+    async def show_board(self, interaction: discord.Interaction, game: GameRecord) -> None:
+        deferred = await interaction.response.defer(thinking=True)
+        state = await self.service.board(game)
+        message = await self._post(interaction, state)
+        board = (deferred.message_id if deferred else None) or message.id
+        await self.service.games.set_board_message(game.id, board)
+        await self._strip_buttons(interaction, game.board_message_id, keep=board)
+
+    async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
+        await interaction.response.send_message(
+            embed=ended_embed(ChallengeState(game), interaction.user.id))
+        await self._strip_buttons(interaction, game.board_message_id)
+
+    # ---- the board's buttons and the reveal modal -------------------------------------------
+    async def on_button(self, interaction: discord.Interaction, action: Action, game_id: int,
+                        parts: tuple[int, ...]) -> None:
+        game = await self.service.load(game_id, interaction.user.id)
+        if action is Action.REVEAL:
+            await interaction.response.send_modal(RevealModal(game_id, game.rules))
+        elif action in (Action.BLACK, Action.OTHER_BLACK):
+            self.service.check_turn(game, _part(parts, 0))
+            black = _part(parts, 1) if action is Action.BLACK else None
+            await interaction.response.defer()  # an old challenge may need the solver
+            state = await self.service.board(game)
+            await interaction.edit_original_response(view=challenge_view(state, black=black))
+        elif action is Action.UNDO:
+            last = self.service.check_take_back(game, _part(parts, 0))
+            await interaction.response.defer()  # the solver may take a moment
+            state = await self.service.commit_take_back(game, last, action_id=interaction.id)
+            await self._show(interaction, state)
+        else:
+            turn, black, white = (_part(parts, i) for i in range(3))
+            reply = self.service.check_reply(game, (black, white), turn=turn,
+                                             action_id=interaction.id,
+                                             player_id=interaction.user.id)
+            await interaction.response.defer()
+            state = await self.service.commit_reply(reply, action_id=interaction.id)
+            await self._show(interaction, state)
+
+    async def on_reveal(self, interaction: discord.Interaction, game_id: int, text: str) -> None:
+        game = await self.service.load(game_id, interaction.user.id)
+        reveal = self.service.check_reveal(game, text)  # a typo is answered before deferring
+        await interaction.response.defer()
+        state = await self.service.commit_reveal(reveal, action_id=interaction.id)
+        await interaction.edit_original_response(embed=challenge_embed(state), view=None)
+
+    # ---- showing ----------------------------------------------------------------------------
+    async def _show(self, interaction: discord.Interaction, state: ChallengeState) -> None:
+        """Edit the board the button is on."""
+        await interaction.edit_original_response(embed=challenge_embed(state),
+                                                 view=challenge_view(state))
+
+    async def _post(self, interaction: discord.Interaction, state: ChallengeState, *,
+                    content: str | None = None) -> discord.WebhookMessage:
+        """Answer a deferred command with the board."""
+        return await interaction.followup.send(
+            content=content or discord.utils.MISSING, embed=challenge_embed(state),
+            view=challenge_view(state) or discord.utils.MISSING, wait=True,
+        )
+
+    @staticmethod
+    async def _strip_buttons(interaction: discord.Interaction, message_id: int | None,
+                             keep: int | None = None) -> None:
+        """An older board's buttons belong to an older guess: take them off (best effort)."""
+        channel = interaction.channel
+        if not message_id or message_id == keep or channel is None:
+            return
+        partial = getattr(channel, "get_partial_message", None)
+        if partial is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await partial(message_id).edit(view=None)
+
+
+def _part(parts: tuple[int, ...], index: int) -> int:
+    """A number from a button's custom_id; 0 where a board from an older version lacks it
+    (no turn is 0, so such a button is told it is out of date)."""
+    return parts[index] if index < len(parts) else 0

@@ -1,0 +1,302 @@
+"""``/challenge``: the bot breaks a code the player keeps to themself.
+
+Every move is one pass: ``check_*`` reads the game once (on the read connection) and
+validates it, so a mistake is answered before anything slow; ``commit_*`` thinks in a
+worker thread and writes the move in one transaction, which the database refuses when the
+game moved on meanwhile (a double click, a stale board). The stored replies are the truth;
+solver sessions are a cache rebuilt from them.
+"""
+
+from __future__ import annotations
+
+import secrets as secure_random
+import sqlite3
+import time
+from dataclasses import dataclass
+
+from engine import (
+    Code,
+    Feedback,
+    InconsistentFeedback,
+    InvalidFeedback,
+    Mistake,
+    Rules,
+    SolverSession,
+    example,
+    score_codes,
+    validate_feedback,
+)
+
+from ...core.codes import read_code
+from ...core.enums import GameKind, GameStatus
+from ...core.errors import (
+    GameOver,
+    ImpossibleReply,
+    NoGameRunning,
+    NothingToTakeBack,
+    NotYourChallenge,
+    OutOfDate,
+    RepliesContradict,
+    WrongKindOfGame,
+)
+from ...core.games import GameService, NewGame
+from ...core.records import GameRecord, ReplyRecord
+from ...store import ReplyStore, StaleWrite
+from .solvers import SolverCache
+
+
+@dataclass(frozen=True)
+class ChallengeState:
+    """Everything a challenge board shows."""
+
+    game: GameRecord
+    think_seconds: float = 0.0
+    #: After a reveal: the replies that were wrong.
+    mistakes: tuple[Mistake, ...] | None = None
+
+    @property
+    def turn(self) -> int:
+        """The turn of the guess waiting for a reply (1-based)."""
+        return len(self.game.replies) + 1
+
+    @property
+    def pending(self) -> Code | None:
+        return self.game.pending_guess if self.game.active else None
+
+    @property
+    def inconsistent(self) -> bool:
+        return self.game.active and self.game.codes_left == 0
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A checked reply, ready to commit."""
+
+    game: GameRecord
+    feedback: Feedback | tuple[int, int]
+    player_id: int
+
+
+@dataclass(frozen=True)
+class Reveal:
+    game: GameRecord
+    code: Code
+
+
+class ChallengeService:
+    def __init__(self, games: GameService, solvers: SolverCache | None = None):
+        self.games = games
+        self.solvers = solvers or SolverCache()
+        self.replies = ReplyStore()
+
+    # ---- starting ---------------------------------------------------------------------------
+    async def check_free(self, channel_id: int) -> None:
+        await self.games.check_free(channel_id)
+
+    async def start(
+        self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
+        rules: Rules, strategy: str, opened_by: int,
+    ) -> tuple[ChallengeState, GameRecord | None]:
+        seed = secure_random.randbelow(2**31)
+        session = SolverSession(rules, strategy, seed=seed)
+        started = time.perf_counter()
+        guess = await self.solvers.run(session.next_guess)
+        seconds = time.perf_counter() - started
+        opened: NewGame = await self.games.open(
+            kind=GameKind.CHALLENGE, guild_id=guild_id, channel_id=channel_id,
+            user_id=user_id, user_name=user_name, rules=rules, strategy=strategy, seed=seed,
+            pending_guess=guess, codes_left=session.remaining, opened_by=opened_by,
+        )
+        self.solvers.keep(opened.game.id, session, opened_by)
+        return ChallengeState(opened.game, seconds), opened.abandoned
+
+    # ---- reading ----------------------------------------------------------------------------
+    async def load(self, game_id: int, user_id: int) -> GameRecord:
+        """A running challenge that ``user_id`` may act on, read without waiting for writers."""
+        game = await self.games.get(game_id)
+        return self._check_player(game, user_id)
+
+    async def in_channel(self, channel_id: int, user_id: int) -> GameRecord:
+        try:
+            game = await self.games.running(channel_id)
+        except NoGameRunning as exc:
+            if exc.abandoned is None:
+                raise WrongKindOfGame(None) from None
+            raise
+        if game.kind is not GameKind.CHALLENGE:
+            raise WrongKindOfGame(None)
+        return self._check_player(game, user_id)
+
+    @staticmethod
+    def _check_player(game: GameRecord | None, user_id: int) -> GameRecord:
+        if game is None or game.kind is not GameKind.CHALLENGE:
+            raise GameOver(None)
+        if game.started_by != user_id:
+            raise NotYourChallenge(game)
+        if not game.active:
+            raise GameOver(game)
+        return game
+
+    @staticmethod
+    def check_turn(game: GameRecord, turn: int) -> None:
+        if turn != len(game.replies) + 1:
+            raise OutOfDate(game, turn)
+
+    async def board(self, game: GameRecord) -> ChallengeState:
+        """The board of a stored challenge (thinks only for one stored before version 6)."""
+        if game.active and game.pending_guess is None and game.codes_left is None:
+            async with self.solvers.locked(game.id):
+                session = await self.solvers.session_for(game)
+                guess, left = await self.solvers.run(_decide, session)
+            game = game.with_changes(pending_guess=guess, codes_left=left)
+        return ChallengeState(game)
+
+    # ---- a reply ----------------------------------------------------------------------------
+    def check_reply(
+        self, game: GameRecord, feedback: tuple[int, int], *, turn: int | None,
+        action_id: int, player_id: int,
+    ) -> Reply:
+        """Validate a reply against the board as read: the player's mistakes end here.
+
+        ``turn`` comes from a button; a ``/feedback`` has none, so it must have been typed
+        after the guess it answers was shown (interaction ids grow with time)."""
+        if turn is not None:
+            self.check_turn(game, turn)
+        elif game.turn_opened_by is not None and action_id < game.turn_opened_by:
+            raise OutOfDate(game, None)
+        if game.codes_left == 0:
+            raise RepliesContradict()
+        answer: Feedback | tuple[int, int] = feedback
+        if game.pending_guess is not None:
+            answer = _validate(game.rules, game.pending_guess, feedback)
+        return Reply(game, answer, player_id)
+
+    async def commit_reply(
+        self, reply: Reply, *, action_id: int, board_message_id: int | None = None
+    ) -> ChallengeState:
+        game = reply.game
+        async with self.solvers.locked(game.id):
+            if self.solvers.newer_than(game):
+                raise OutOfDate(game, len(game.replies) + 1)
+            session = await self.solvers.session_for(game)
+            guess = game.pending_guess or await self.solvers.run(session.next_guess)
+            answer = (reply.feedback if isinstance(reply.feedback, Feedback)
+                      else _validate(game.rules, guess, reply.feedback))
+            started = time.perf_counter()
+            won = answer.is_win(game.rules.pegs)
+            pending, left = (None, session.remaining) if won else await self.solvers.run(
+                _tell_and_decide, session, answer)
+            seconds = time.perf_counter() - started
+            turn = len(game.replies) + 1
+            games = self.games
+            now = games.clock()
+            try:
+                async with games.db.transaction() as conn:
+                    record = await self.replies.add(conn, game.id, turn=turn, guess=guess,
+                                                    feedback=answer, player_id=reply.player_id,
+                                                    now=now)
+                    game = await games.store.advance(
+                        conn, game.with_changes(replies=(*game.replies, record)),
+                        pending_guess=pending, codes_left=left, opened_by=action_id, now=now,
+                        board_message_id=board_message_id)
+                    if won:
+                        game = await games.end(conn, game, GameStatus.WON, now=now)
+                    elif turn >= game.rules.max_guesses:
+                        game = await games.end(conn, game, GameStatus.LOST,
+                                               winner_id=reply.player_id, now=now)
+            except (sqlite3.IntegrityError, StaleWrite):
+                self.solvers.drop(game.id)
+                raise OutOfDate(reply.game, turn) from None
+            if won:
+                self.solvers.drop(game.id)
+            else:
+                self.solvers.keep(game.id, session, action_id)
+            return ChallengeState(game, seconds)
+
+    # ---- a take-back ------------------------------------------------------------------------
+    def check_take_back(self, game: GameRecord, turn: int | None) -> ReplyRecord:
+        if not game.replies:
+            raise NothingToTakeBack()
+        last = game.replies[-1]
+        if turn is None or turn != last.turn:
+            raise OutOfDate(game, turn)
+        return last
+
+    async def commit_take_back(
+        self, game: GameRecord, last: ReplyRecord, *, action_id: int
+    ) -> ChallengeState:
+        async with self.solvers.locked(game.id):
+            if self.solvers.newer_than(game):
+                raise OutOfDate(game, last.turn)
+            session = await self.solvers.session_for(game)
+            started = time.perf_counter()
+            pending, left = await self.solvers.run(_undo_and_decide, session)
+            seconds = time.perf_counter() - started
+            games = self.games
+            now = games.clock()
+            try:
+                async with games.db.transaction() as conn:
+                    if not await self.replies.take_back(conn, last, now):
+                        raise StaleWrite()
+                    game = await games.store.advance(
+                        conn, game.with_changes(replies=game.replies[:-1]),
+                        pending_guess=pending, codes_left=left, opened_by=action_id, now=now)
+            except StaleWrite:
+                self.solvers.drop(game.id)
+                raise OutOfDate(game, last.turn) from None
+            self.solvers.keep(game.id, session, action_id)
+            return ChallengeState(game, seconds)
+
+    # ---- a reveal ---------------------------------------------------------------------------
+    def check_reveal(self, game: GameRecord, code_text: str) -> Reveal:
+        return Reveal(game, read_code(code_text, game.rules, example(game.rules)))
+
+    async def commit_reveal(self, reveal: Reveal, *, action_id: int) -> ChallengeState:
+        """The challenger shows their code: name every wrong reply, and end the challenge."""
+        game = reveal.game
+        mistakes = tuple(
+            Mistake(r.turn, r.guess, r.feedback, correct)
+            for r in game.replies
+            if (correct := score_codes(reveal.code, r.guess)) != r.feedback
+        )
+        games = self.games
+        now = games.clock()
+        try:
+            async with games.db.transaction() as conn:
+                game = await games.store.advance(conn, game, pending_guess=None,
+                                                 codes_left=game.codes_left,
+                                                 opened_by=action_id, now=now)
+                game = await games.end(conn, game, GameStatus.QUIT, now=now,
+                                       secret=reveal.code)
+        except StaleWrite:
+            raise OutOfDate(reveal.game, None) from None
+        self.solvers.drop(game.id)
+        return ChallengeState(game, mistakes=mistakes)
+
+
+def _validate(rules: Rules, guess: Code, feedback: Feedback | tuple[int, int]) -> Feedback:
+    try:
+        return validate_feedback(rules, guess, feedback)
+    except InvalidFeedback as exc:
+        raise ImpossibleReply(str(exc)) from None
+
+
+def _decide(session: SolverSession) -> tuple[Code | None, int]:
+    """(the next guess or None when the replies contradict, codes left)."""
+    try:
+        return session.next_guess(), session.remaining
+    except InconsistentFeedback:
+        return None, 0
+
+
+def _tell_and_decide(session: SolverSession, answer: Feedback) -> tuple[Code | None, int]:
+    try:
+        session.tell(answer)
+    except InconsistentFeedback:
+        return None, 0
+    return _decide(session)
+
+
+def _undo_and_decide(session: SolverSession) -> tuple[Code | None, int]:
+    session.take_back()
+    return _decide(session)

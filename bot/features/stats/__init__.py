@@ -1,0 +1,14 @@
+"""Leaderboards and stats: ``/leaderboard``, ``/stats`` and ``/mastermind forget-me``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cog import StatsCog
+
+if TYPE_CHECKING:
+    from ...app import MastermindBot
+
+
+async def setup(bot: MastermindBot) -> None:
+    await bot.add_cog(StatsCog(bot, bot.stats))

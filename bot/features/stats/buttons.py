@@ -1,0 +1,80 @@
+"""The leaderboard's paging buttons and forget-me's confirmation: persistent, their
+custom_ids carry what to show; they parse it and hand over to the StatsCog."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from engine.rules import MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS
+
+from ...core.enums import Mode, Period
+from ...ui.responses import ReportingButton, cog_of
+
+#: A rule size as people type it: ``4x6`` or ``5x8 no-repeats``.
+SIZE_PATTERN = re.compile(
+    rf"^[{MIN_PEGS}-{MAX_PEGS}]x[{MIN_COLORS}-{MAX_COLORS}]( no-repeats)?$")
+
+
+def size_code(size: str) -> str:
+    """``4x6 no-repeats`` -> ``4x6n`` (fits a custom_id, no spaces)."""
+    return size.replace(" no-repeats", "n")
+
+
+def size_from_code(code: str) -> str:
+    return code[:-1] + " no-repeats" if code.endswith("n") else code
+
+
+def _controller(interaction: discord.Interaction):
+    from .cog import StatsCog  # the cog builds these buttons: import it when clicked
+
+    return cog_of(interaction, StatsCog)
+
+
+class PageButton(
+    ReportingButton,
+    template=rf"mml:(?P<mode>breaker|challenge):(?P<scope>\d{{1,19}}):(?P<period>all|month|week)"
+             rf":(?P<size>[{MIN_PEGS}-{MAX_PEGS}]x[{MIN_COLORS}-{MAX_COLORS}]n?)"
+             rf":(?P<page>\d{{1,6}}):(?P<way>prev|next)",
+):
+    """Prev/next on a leaderboard; the custom_id says which board and page to show."""
+
+    def __init__(self, mode: Mode, scope: int, period: Period, size: str, page: int, way: str,
+                 *, disabled: bool = False):
+        self.mode, self.scope, self.period, self.size, self.page = mode, scope, period, size, page
+        super().__init__(discord.ui.Button(
+            label="◀ Prev" if way == "prev" else "Next ▶", style=discord.ButtonStyle.secondary,
+            custom_id=f"mml:{mode.value}:{scope}:{period.value}:{size_code(size)}:{page}:{way}",
+            disabled=disabled,
+        ))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> PageButton:
+        return cls(Mode(match["mode"]), int(match["scope"]), Period(match["period"]),
+                   size_from_code(match["size"]), int(match["page"]), match["way"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _controller(interaction).on_page(interaction, self.mode, self.scope, self.period,
+                                               self.size, self.page)
+
+
+class ForgetButton(ReportingButton, template=r"mmf:(?P<action>yes|no):(?P<user>\d{1,19})"):
+    def __init__(self, confirm: bool, user_id: int):
+        self.confirm, self.user_id = confirm, user_id
+        label, style = (("Delete my data", discord.ButtonStyle.danger) if confirm
+                        else ("Cancel", discord.ButtonStyle.secondary))
+        action = "yes" if confirm else "no"
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"mmf:{action}:{user_id}"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> ForgetButton:
+        return cls(match["action"] == "yes", int(match["user"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _controller(interaction).on_forget(interaction, self.user_id, self.confirm)

@@ -1,0 +1,127 @@
+"""``/leaderboard``, ``/stats`` and forget-me: per server and across servers, by period and
+rule size."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ...core.enums import Mode, Period
+from ...core.errors import BadSize, NotYourPrompt
+from ...ui.options import display_name
+from .buttons import SIZE_PATTERN, ForgetButton, PageButton
+from .render import forget_embed, forgotten_embed, leaderboard_embed, stats_embed
+from .service import CLASSIC_SIZE, StatsService
+
+GLOBAL_SCOPE = 0
+
+
+def check_size(size: str) -> str:
+    size = size.strip().lower()
+    if not SIZE_PATTERN.match(size):
+        raise BadSize(size)
+    return size
+
+
+class StatsCog(commands.Cog, name="stats"):
+    def __init__(self, bot: commands.Bot, service: StatsService):
+        self.bot = bot
+        self.service = service
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PageButton, ForgetButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PageButton, ForgetButton)
+
+    async def size_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        sizes = await self.service.sizes()
+        if CLASSIC_SIZE not in sizes:
+            sizes.insert(0, CLASSIC_SIZE)
+        return [app_commands.Choice(name=s, value=s) for s in sizes if current in s][:25]
+
+    @app_commands.command(name="leaderboard", description="Top players, here or everywhere")
+    @app_commands.describe(
+        scope="This server or all servers (default: this server)",
+        period="All time, this month or this week (UTC; default: all time)",
+        mode="Code breakers, or whose codes were hardest for the bot (default: breakers)",
+        size="Rule size, like 4x6 or 5x8 no-repeats (default: classic 4x6)",
+    )
+    @app_commands.choices(
+        scope=[app_commands.Choice(name="this server", value="server"),
+               app_commands.Choice(name="all servers", value="global")],
+        period=[app_commands.Choice(name="all time", value=Period.ALL.value),
+                app_commands.Choice(name="this month", value=Period.MONTH.value),
+                app_commands.Choice(name="this week", value=Period.WEEK.value)],
+        mode=[app_commands.Choice(name="code breakers (/mastermind new)",
+                                  value=Mode.BREAKER.value),
+              app_commands.Choice(name="hardest codes for the bot (/challenge)",
+                                  value=Mode.CHALLENGE.value)],
+    )
+    @app_commands.autocomplete(size=size_autocomplete)
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        scope: str = "server",
+        period: str = Period.ALL.value,
+        mode: str = Mode.BREAKER.value,
+        size: str = CLASSIC_SIZE,
+    ) -> None:
+        where = GLOBAL_SCOPE if scope == "global" else (interaction.guild_id or GLOBAL_SCOPE)
+        embed, view = await self._page(interaction, Mode(mode), where, Period(period),
+                                       check_size(size), 0)
+        await interaction.response.send_message(embed=embed, view=view)
+
+    async def on_page(self, interaction: discord.Interaction, mode: Mode, scope: int,
+                      period: Period, size: str, page: int) -> None:
+        embed, view = await self._page(interaction, mode, scope, period, size, page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def _page(self, interaction: discord.Interaction, mode: Mode, scope: int,
+                    period: Period, size: str, page: int
+                    ) -> tuple[discord.Embed, discord.ui.View]:
+        board = await self.service.leaderboard(mode=mode, scope=scope, period=period, size=size,
+                                               page=page, viewer_id=interaction.user.id)
+        scope_name = "all servers" if scope == GLOBAL_SCOPE else (
+            interaction.guild.name if interaction.guild else "this server")
+        embed = leaderboard_embed(board, display_name(interaction.user), scope_name)
+        view = discord.ui.View(timeout=None)
+        view.add_item(PageButton(mode, scope, period, size, max(board.page - 1, 0), "prev",
+                                 disabled=board.page == 0))
+        view.add_item(PageButton(mode, scope, period, size,
+                                 min(board.page + 1, board.pages - 1), "next",
+                                 disabled=board.page >= board.pages - 1))
+        return embed, view
+
+    @app_commands.command(name="stats", description="Games, wins, streaks and records")
+    @app_commands.describe(user="Whose stats (default: yours)",
+                           size="Rule size, like 4x6 or 5x8 no-repeats (default: classic 4x6)")
+    @app_commands.autocomplete(size=size_autocomplete)
+    @app_commands.guild_only()
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        size: str = CLASSIC_SIZE,
+    ) -> None:
+        target = user or interaction.user
+        stats = await self.service.player(target.id, check_size(size))
+        await interaction.response.send_message(embed=stats_embed(stats, display_name(target)))
+
+    async def ask_forget(self, interaction: discord.Interaction) -> None:
+        """``/mastermind forget-me``: a private prompt with a confirm and a cancel button."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(ForgetButton(True, interaction.user.id))
+        view.add_item(ForgetButton(False, interaction.user.id))
+        await interaction.response.send_message(embed=forget_embed(), view=view, ephemeral=True)
+
+    async def on_forget(self, interaction: discord.Interaction, user_id: int,
+                        confirm: bool) -> None:
+        if interaction.user.id != user_id:
+            raise NotYourPrompt()
+        counts = await self.service.forget(user_id) if confirm else None
+        await interaction.response.edit_message(embed=forgotten_embed(counts), view=None)

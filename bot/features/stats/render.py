@@ -1,0 +1,118 @@
+"""Leaderboard and stats embeds, and the forget-me prompt."""
+
+from __future__ import annotations
+
+import discord
+
+from ...core.enums import Mode, Period
+from ...core.results import MIN_CHALLENGES
+from ...ui.messages import guesses
+from .service import LeaderboardPage, PlayerStats, Standing
+
+PERIOD_NAMES = {Period.ALL: "all time", Period.MONTH: "this month", Period.WEEK: "this week"}
+MODE_NAMES = {Mode.BREAKER: "Code breakers", Mode.CHALLENGE: "Hardest codes for the bot"}
+
+
+def _line(mode: Mode, s: Standing) -> str:
+    name = discord.utils.escape_markdown(s.name)[:40]
+    if mode is Mode.BREAKER:
+        return f"`#{s.rank:>3}` **{name}** · {s.won} cracked · {s.average:.2f} avg guesses"
+    return (f"`#{s.rank:>3}` **{name}** · the bot needed {s.average:.2f} guesses on average "
+            f"· {s.played} challenges")
+
+
+def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) -> discord.Embed:
+    title = f"{MODE_NAMES[page.mode]} · {scope_name} · {PERIOD_NAMES[page.period]} · {page.size}"
+    if page.rows:
+        description = "\n".join(_line(page.mode, s) for s in page.rows)
+    elif page.mode is Mode.BREAKER:
+        description = "Nobody has cracked a code here in this period yet: `/mastermind new`!"
+    else:
+        description = (f"Nobody has finished {MIN_CHALLENGES} challenges here in this period yet: "
+                       f"`/challenge`!")
+    embed = discord.Embed(title=title[:256], description=description,
+                          colour=discord.Colour.gold())
+    you = discord.utils.escape_markdown(viewer_name)[:40]
+    if page.viewer is not None:
+        value = _line(page.mode, page.viewer).replace(f"**{page.viewer.name}**", "") + (
+            f" (of {page.total})")
+        embed.add_field(name=f"{you}'s rank", value=value.strip(), inline=False)
+    else:
+        how = ("crack a code to get on it" if page.mode is Mode.BREAKER
+               else f"finish {MIN_CHALLENGES} challenges to get on it")
+        embed.add_field(name=f"{you}'s rank", value=f"Not on this board yet: {how}.",
+                        inline=False)
+    rules = ("Ranked by codes cracked, then fewer guesses per crack" if page.mode is Mode.BREAKER
+             else f"Ranked by the bot's average guesses (at least {MIN_CHALLENGES} challenges)")
+    embed.set_footer(text=f"Page {page.page + 1}/{page.pages} · {rules} · periods are UTC")
+    return embed
+
+
+def histogram(counts: dict[int, int], width: int = 16) -> str:
+    """A small text bar chart: one line per guess count."""
+    if not counts:
+        return "no wins yet"
+    top = max(counts.values())
+    lines = []
+    for n_guesses in range(min(counts), max(counts) + 1):
+        n = counts.get(n_guesses, 0)
+        bar = "█" * max(1 if n else 0, round(n / top * width))
+        lines.append(f"{n_guesses:>2} │{bar:<{width}} {n}")
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
+    shown = discord.utils.escape_markdown(name)[:60]
+    embed = discord.Embed(title=f"Stats for {shown} · {stats.size}"[:256],
+                          colour=discord.Colour.blurple())
+    if not stats.played and not stats.challenges:
+        embed.description = (f"{shown} hasn't finished a game at {stats.size} yet. "
+                             f"Start one with `/mastermind new` or `/challenge`.")
+    else:
+        rate = f"{stats.win_rate:.0%}" if stats.win_rate is not None else "—"
+        average = f"{stats.average_win:.2f}" if stats.average_win is not None else "—"
+        best = f"{guesses(stats.best)} (game #{stats.best_game})" if stats.best else "—"
+        embed.add_field(name="Games played", value=str(stats.played))
+        embed.add_field(name="Codes cracked", value=f"{stats.won} ({rate})")
+        embed.add_field(name="Guesses per crack", value=average)
+        embed.add_field(name="Best game", value=best)
+        embed.add_field(name="Daily streak",
+                        value=f"{stats.current_streak} now · {stats.longest_streak} longest")
+        bot = (f"{stats.challenges} played · the bot needed {stats.bot_average or 0:.2f} "
+               f"guesses on average · broke {stats.bot_solved}" if stats.challenges
+               else "none yet")
+        embed.add_field(name="Challenges", value=bot)
+        embed.add_field(name="Cracks by number of guesses", value=histogram(stats.histogram),
+                        inline=False)
+    if stats.other_sizes:
+        other = ", ".join(f"{size} ({n})" for size, n in list(stats.other_sizes.items())[:8])
+        embed.set_footer(text=f"Other sizes: {other} · choose with the size option"[:2048])
+    else:
+        embed.set_footer(text="Streaks count UTC days with a finished game")
+    return embed
+
+
+def forget_embed() -> discord.Embed:
+    return discord.Embed(
+        title="Delete your Mastermind data?",
+        description=(
+            "This deletes your stats and leaderboard entries in every server and removes your "
+            "name from the guesses and replies you made. Games stay playable. It can't be undone."
+        ),
+        colour=discord.Colour.red(),
+    )
+
+
+def forgotten_embed(counts: dict[str, int] | None) -> discord.Embed:
+    """After the forget-me prompt: what was deleted, or that nothing was (cancelled)."""
+    if counts is None:
+        return discord.Embed(title="Nothing was deleted", colour=discord.Colour.dark_grey())
+    return discord.Embed(
+        title="Your data is deleted",
+        description=(
+            f"Removed your stats and leaderboard entries and unlinked "
+            f"{counts['guesses'] + counts['replies']} guesses and replies from you. "
+            f"The games themselves stay, without your name."
+        ),
+        colour=discord.Colour.dark_grey(),
+    )

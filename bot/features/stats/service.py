@@ -1,0 +1,162 @@
+"""Leaderboards and personal stats, read from the totals kept as games end.
+
+Queries run on the database's read connection, so they see committed data only and
+never wait for a game's write transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ...core.clock import Clock, system_clock
+from ...core.enums import Mode, Period
+from ...core.results import period_key, utc
+from ...store import Board, Database, GameStore, StandingRow, StatsStore
+
+PAGE_SIZE = 10
+CLASSIC_SIZE = "4x6"
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    user_id: int
+    name: str
+    played: int
+    won: int
+    #: breaker: guesses per crack; challenge: the bot's guesses per challenge.
+    average: float | None
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    mode: Mode
+    scope: int
+    period: Period
+    size: str
+    page: int
+    pages: int
+    total: int
+    rows: list[Standing]
+    viewer: Standing | None
+
+
+@dataclass
+class PlayerStats:
+    user_id: int
+    size: str
+    played: int = 0
+    won: int = 0
+    average_win: float | None = None
+    best: int | None = None
+    best_game: int | None = None
+    current_streak: int = 0
+    longest_streak: int = 0
+    histogram: dict[int, int] = field(default_factory=dict)
+    challenges: int = 0
+    bot_solved: int = 0
+    bot_average: float | None = None
+    other_sizes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.won / self.played if self.played else None
+
+
+def _tie_key(mode: Mode, row: StandingRow | Standing) -> tuple:
+    return (row.won, row.average) if mode is Mode.BREAKER else (row.average,)
+
+
+class StatsService:
+    def __init__(self, db: Database, *, clock: Clock = system_clock):
+        self.db = db
+        self.clock = clock
+        self.store = StatsStore()
+        self.games = GameStore()
+
+    async def leaderboard(
+        self, *, mode: Mode, scope: int, period: Period, size: str, page: int, viewer_id: int
+    ) -> LeaderboardPage:
+        conn = await self.db.reader()
+        board = Board(mode, size, scope, period_key(period, self.clock()))
+        total = await self.store.count(conn, board)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(page, 0), pages - 1)
+        rows: list[Standing] = []
+        for i, row in enumerate(await self.store.page(conn, board, offset=page * PAGE_SIZE,
+                                                      limit=PAGE_SIZE)):
+            previous = rows[-1] if rows else None
+            if previous is None:
+                rank = await self.store.rank(conn, board, row)
+            elif _tie_key(mode, previous) == _tie_key(mode, row):
+                rank = previous.rank  # ties share a rank: 1, 2, 2, 4
+            else:
+                rank = page * PAGE_SIZE + i + 1
+            rows.append(Standing(rank, row.user_id, row.name, row.played, row.won, row.average))
+        viewer = next((r for r in rows if r.user_id == viewer_id), None)
+        if viewer is None:
+            mine = await self.store.standing_of(conn, board, viewer_id)
+            if mine is not None:
+                viewer = Standing(await self.store.rank(conn, board, mine), mine.user_id,
+                                  mine.name, mine.played, mine.won, mine.average)
+        return LeaderboardPage(mode, scope, period, size, page, pages, total, rows, viewer)
+
+    async def sizes(self) -> list[str]:
+        return await self.store.sizes(await self.db.reader())
+
+    async def player(self, user_id: int, size: str) -> PlayerStats:
+        conn = await self.db.reader()
+        stats = PlayerStats(user_id, size)
+        days = set()
+        wins: list[tuple[int, int]] = []
+        bot_guesses = []
+        for mode, won, guesses, day, game_id in await self.store.results_of(conn, user_id, size):
+            if mode == Mode.BREAKER:
+                stats.played += 1
+                days.add(day)
+                if won:
+                    wins.append((guesses, game_id))
+            else:
+                stats.challenges += 1
+                stats.bot_solved += won
+                bot_guesses.append(guesses)
+        stats.won = len(wins)
+        if wins:
+            stats.average_win = sum(g for g, _ in wins) / len(wins)
+            stats.best, stats.best_game = min(wins)
+            stats.histogram = dict(sorted(Counter(g for g, _ in wins).items()))
+        if bot_guesses:
+            stats.bot_average = sum(bot_guesses) / len(bot_guesses)
+        today = utc(self.clock()).date()
+        stats.current_streak, stats.longest_streak = streaks(days, today)
+        stats.other_sizes = await self.store.other_sizes(conn, user_id, size)
+        return stats
+
+    async def recompute(self) -> None:
+        """Rebuild every result and leaderboard total from the stored games and guesses."""
+        async with self.db.transaction() as conn:
+            ids = await self.games.finished_ids(conn)
+            games = [await self.games.get(conn, game_id) for game_id in ids]
+            await self.store.rebuild(conn, [g for g in games if g is not None])
+
+    async def forget(self, user_id: int) -> dict[str, int]:
+        async with self.db.transaction() as conn:
+            return await self.store.forget(conn, user_id)
+
+
+def streaks(days: set[str], today: dt.date) -> tuple[int, int]:
+    """(current, longest) runs of consecutive UTC days. The current run may end yesterday:
+    it is still alive until today is over."""
+    dates = sorted(dt.date.fromisoformat(d) for d in days)
+    longest = run = 0
+    previous = None
+    for day in dates:
+        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
+        longest = max(longest, run)
+        previous = day
+    current = 0
+    if dates and today - dates[-1] <= dt.timedelta(days=1):
+        current = run
+    return current, longest

@@ -1,0 +1,55 @@
+"""SQL for ``challenge_replies``: the bot's guesses and the challenger's black/white replies.
+
+A take-back marks a reply, never deletes it; at most one standing reply per turn (a unique
+index), so a double click or a stale button can never store a turn twice.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from engine import Code, Feedback, code_from_digits, format_code
+
+from ..core.records import ReplyRecord
+
+
+class ReplyStore:
+    async def standing(self, conn: aiosqlite.Connection, game_id: int) -> list[ReplyRecord]:
+        """The replies not taken back, in turn order."""
+        async with conn.execute(
+            "SELECT id, turn, guess, black, white, player_id, created_at FROM challenge_replies"
+            " WHERE game_id = ? AND taken_back_at IS NULL ORDER BY turn",
+            (game_id,),
+        ) as cur:
+            return [
+                ReplyRecord(r[0], r[1], code_from_digits(r[2]), Feedback(r[3], r[4]), r[5], r[6])
+                for r in await cur.fetchall()
+            ]
+
+    async def add(
+        self,
+        conn: aiosqlite.Connection,
+        game_id: int,
+        *,
+        turn: int,
+        guess: Code,
+        feedback: Feedback,
+        player_id: int,
+        now: float,
+    ) -> ReplyRecord:
+        """Raises ``sqlite3.IntegrityError`` when that turn already has a standing reply."""
+        cur = await conn.execute(
+            "INSERT INTO challenge_replies (game_id, turn, guess, black, white, player_id,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, turn, format_code(guess), feedback.black, feedback.white, player_id, now),
+        )
+        assert cur.lastrowid is not None
+        return ReplyRecord(cur.lastrowid, turn, guess, feedback, player_id, now)
+
+    async def take_back(self, conn: aiosqlite.Connection, reply: ReplyRecord, now: float) -> bool:
+        """Mark a standing reply taken back; False when it already was (a repeated click)."""
+        cur = await conn.execute(
+            "UPDATE challenge_replies SET taken_back_at = ? WHERE id = ? AND taken_back_at IS NULL",
+            (now, reply.id),
+        )
+        return cur.rowcount == 1

@@ -1,0 +1,171 @@
+"""The one place domain errors and notes become words: mentions, code formatting, links."""
+
+from __future__ import annotations
+
+from engine import format_code
+
+from ..core.enums import GameKind
+from ..core.errors import (
+    BadCode,
+    BadRules,
+    BadSize,
+    GameAlreadyRunning,
+    GameOver,
+    ImpossibleReply,
+    NoGameRunning,
+    NothingToTakeBack,
+    NotYourChallenge,
+    NotYourGame,
+    NotYourPrompt,
+    OutOfDate,
+    RepliesContradict,
+    TooLate,
+    UnknownStrategy,
+    UserError,
+    WrongKindOfGame,
+)
+from ..core.records import GameRecord
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def guesses(n: int) -> str:
+    return f"{n} {'guess' if n == 1 else 'guesses'}"
+
+
+def hours(seconds: float) -> str:
+    value = seconds / 3600
+    return "1 hour" if value == 1 else f"{value:g} hours"
+
+
+def board_link(game: GameRecord) -> str:
+    if not game.board_message_id:
+        return ""
+    return (f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/"
+            f"{game.board_message_id}")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def abandoned_note(game: GameRecord) -> str:
+    """Said when a new game replaces one that had gone idle."""
+    what = "game" if game.kind is GameKind.BREAKER else "challenge"
+    code = f"; its code was `{format_code(game.secret)}`" if game.secret else ""
+    return (f"The previous {what} here (#{game.id}) had no move for too long and was "
+            f"abandoned{code}.")
+
+
+def _no_game(error: NoGameRunning) -> str:
+    start = "Start one with `/mastermind new`."
+    game = error.abandoned
+    if game is None:
+        return f"No game is running in this channel. {start}"
+    code = f" (the code was {format_code(game.secret)})" if game.secret else ""
+    return (f"The last game here went {hours(error.idle_timeout)} without a move and was "
+            f"abandoned{code}. {start}")
+
+
+def _already_running(game: GameRecord) -> str:
+    what = "A Mastermind game" if game.kind is GameKind.BREAKER else "A `/challenge`"
+    link = board_link(game)
+    where = f" (board: {link})" if link else ""
+    how = (
+        "`/mastermind board` shows it, `/guess` plays it, `/mastermind quit` ends it"
+        if game.kind is GameKind.BREAKER
+        else "answer its guesses, or end it with `/mastermind quit`"
+    )
+    return (f"{what} started by {mention(game.started_by)} is already running in this "
+            f"channel, {guesses(game.turns_used)} in{where}: {how}. One game per channel.")
+
+
+def _out_of_date(error: OutOfDate) -> str:
+    expected = len(error.game.replies) + 1
+    link = board_link(error.game)
+    latest = f"the latest board ({link})" if link else "the latest board"
+    if error.given_turn == 0:
+        return (f"That button is from an older version of the board. Nothing was stored: "
+                f"use {latest}.")
+    if error.given_turn is None:
+        return (f"The board has moved on to guess {expected} since you typed that, so it "
+                f"would answer a guess you haven't seen. Nothing was stored: look at "
+                f"{latest} and answer again.")
+    return (f"That button belongs to guess {error.given_turn}, but I'm on guess {expected} "
+            f"now: use {latest}. Nothing was stored.")
+
+
+def _not_your_game(game: GameRecord) -> str:
+    keep = ("You can keep guessing with `/guess`!" if game.kind is GameKind.BREAKER
+            else "It ends by itself when the code is broken.")
+    return (f"Only {mention(game.started_by)}, who started this game, or someone with the "
+            f"Manage Messages permission can end it. {keep}")
+
+
+def _wrong_kind(error: WrongKindOfGame) -> tuple[str, str]:
+    if error.game is not None:
+        return "A challenge is running here", (
+            "The bot is breaking someone's code in this channel right now, so there is no "
+            "code to guess. Answer its guesses with the buttons or `/feedback`.")
+    return "No challenge here", (
+        "No challenge is running in this channel. Start one with `/challenge`: think of a "
+        "code and I will try to break it.")
+
+
+def describe_user_error(error: UserError) -> tuple[str, str]:
+    """(title, message) for a player's mistake."""
+    match error:
+        case NoGameRunning():
+            return "No game is running here", _no_game(error)
+        case GameAlreadyRunning():
+            return "A game is already running here", _already_running(error.game)
+        case TooLate():
+            game = error.game
+            return "This game is over", (
+                f"Too late: {mention(game.winner_id or 0)} already broke the code "
+                f"`{format_code(game.secret or ())}` in {guesses(game.turns_used)}. "
+                f"Start a new game with `/mastermind new`.")
+        case NotYourGame():
+            return "You can't end this game", _not_your_game(error.game)
+        case WrongKindOfGame():
+            return _wrong_kind(error)
+        case NotYourChallenge():
+            return "This is not your challenge", (
+                f"This is not your challenge: only {mention(error.game.started_by)} knows the "
+                f"code. Start your own with `/challenge` in another channel, or when this one "
+                f"ends.")
+        case GameOver():
+            if error.game is None:
+                return "Unknown challenge", "That challenge no longer exists."
+            return "This challenge is over", (
+                "This challenge is over. Start a new one with `/challenge`.")
+        case OutOfDate():
+            return "That board is out of date", _out_of_date(error)
+        case BadCode():
+            return "That is not a valid code", (
+                f"{_capital(error.reason)}.\nThis game: {error.rules.describe()}. "
+                f"Example: `{error.example_command}`.")
+        case ImpossibleReply():
+            return "That reply is impossible", (
+                f"{error.reason}. Count again: black = right colour in the right place, "
+                f"white = right colour in the wrong place.")
+        case RepliesContradict():
+            return "Replies contradict each other", (
+                "Your replies already contradict each other: take back the last reply or "
+                "reveal your code first.")
+        case NothingToTakeBack():
+            return "Nothing to take back", "There is no reply to take back yet."
+        case BadRules():
+            return "Those rules don't work", f"{_capital(error.reason)}."
+        case BadSize():
+            return "Unknown size", (
+                f"{error.text!r} is not a rule size: write pegs x colours like `4x6`, or "
+                f"`5x8 no-repeats`.")
+        case NotYourPrompt():
+            return "That's not yours", "Only the person who asked can confirm this."
+        case UnknownStrategy():
+            return "Unknown strategy", (
+                f"Unknown strategy {error.name!r}: choose one from the list.")
+    return "That didn't work", str(error)

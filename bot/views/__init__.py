@@ -1,1 +1,0 @@
-"""Message components (persistent buttons) and modals."""
