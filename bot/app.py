@@ -17,6 +17,7 @@ from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache
 from .features.stats.service import StatsService
 from .store import Database
+from .ui.ordering import InteractionOrder
 from .ui.responses import MastermindTree
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ class MastermindBot(commands.Bot):
         self.idle_timeout = idle_timeout
         self.clock = clock
         self._db: Database | None = None
+        self.interaction_order = InteractionOrder()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MastermindBot:
@@ -77,11 +79,15 @@ class MastermindBot(commands.Bot):
                  await self.db.schema_version())
         self.games = GameService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
         self.breaker = BreakerService(self.games)
-        self.challenges = ChallengeService(self.games, SolverCache())
+        self.challenges = ChallengeService(self.games, SolverCache(),
+                                           self.interaction_order.mark)
         self.stats = StatsService(self.db, clock=self.clock)
         for feature in FEATURES:
             await self.load_extension(feature)
         await self.sync_commands()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.interaction_order.seen(interaction.id)
 
     async def sync_commands(self) -> None:
         if self.dev_guild_id:

@@ -17,7 +17,7 @@ import json
 import logging
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from unittest import mock
@@ -474,6 +474,22 @@ class FakeDiscord:
                 raise InvalidInteraction(f"button {label!r} is a link; clicking it sends nothing")
         rec = self.state.new_component_interaction(msg, custom_id, user=user)
         return await self._run(bot, rec, timeout=timeout, expect_response=expect_response)
+
+    def stale_click(
+        self,
+        message: FakeMessage | int,
+        custom_id: str,
+        *,
+        user: FakeUser | FakeMember,
+    ) -> Callable[[commands.Bot], Awaitable[InteractionResult]]:
+        """A click made now, on the message as it is now, but delivered later (call the
+        result with the bot): a player who acts on a board their client has not refreshed."""
+        rec = self.state.new_component_interaction(self._message(message), custom_id, user=user)
+
+        async def deliver(bot: commands.Bot) -> InteractionResult:
+            return await self._run(bot, rec, timeout=None, expect_response=True)
+
+        return deliver
 
     async def select(
         self,

@@ -1112,8 +1112,11 @@ class DiscordState:
             else None
         )
         assert rec.callback is not None
-        if rec.callback.type == 5 and original is not None and original.loading:
+        if rec.callback.type == 5 and original is not None and original.loading and (
+            not original.deleted
+        ):
             # Discord: the first followup after a "thinking" defer edits the deferred message
+            # (once the bot deleted it, a followup is a new message, ephemeral if flagged)
             self._edit_message(original, data, req.files, interaction=rec)
             msg = original
         else:

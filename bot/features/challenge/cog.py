@@ -65,7 +65,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         state, abandoned = await self.service.start(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user),
-            rules=rules, strategy=strategy, opened_by=interaction.id,
+            rules=rules, strategy=strategy,
         )
         note = abandoned_note(abandoned) if abandoned else None
         message = await self._post(interaction, state, content=note)
@@ -89,8 +89,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
                                          player_id=interaction.user.id)
         deferred = await interaction.response.defer(thinking=True)
         board = deferred.message_id if deferred else None
-        state = await self.service.commit_reply(reply, action_id=interaction.id,
-                                                board_message_id=board)
+        state = await self.service.commit_reply(reply, board_message_id=board)
         await self._post(interaction, state)
         await self._strip_buttons(interaction, game.board_message_id, keep=board)
 
@@ -123,7 +122,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         elif action is Action.UNDO:
             last = self.service.check_take_back(game, _part(parts, 0))
             await interaction.response.defer()  # the solver may take a moment
-            state = await self.service.commit_take_back(game, last, action_id=interaction.id)
+            state = await self.service.commit_take_back(game, last)
             await self._show(interaction, state)
         else:
             turn, black, white = (_part(parts, i) for i in range(3))
@@ -131,14 +130,14 @@ class ChallengeCog(commands.Cog, name="challenge"):
                                              action_id=interaction.id,
                                              player_id=interaction.user.id)
             await interaction.response.defer()
-            state = await self.service.commit_reply(reply, action_id=interaction.id)
+            state = await self.service.commit_reply(reply)
             await self._show(interaction, state)
 
     async def on_reveal(self, interaction: discord.Interaction, game_id: int, text: str) -> None:
         game = await self.service.load(game_id, interaction.user.id)
         reveal = self.service.check_reveal(game, text)  # a typo is answered before deferring
         await interaction.response.defer()
-        state = await self.service.commit_reveal(reveal, action_id=interaction.id)
+        state = await self.service.commit_reveal(reveal)
         await interaction.edit_original_response(embed=challenge_embed(state), view=None)
 
     # ---- showing ----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets as secure_random
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import (
@@ -84,10 +85,17 @@ class Reveal:
 
 
 class ChallengeService:
-    def __init__(self, games: GameService, solvers: SolverCache | None = None):
+    def __init__(self, games: GameService, solvers: SolverCache,
+                 turn_mark: Callable[[], int]):
         self.games = games
-        self.solvers = solvers or SolverCache()
+        self.solvers = solvers
         self.replies = ReplyStore()
+        #: An id no earlier than any action already received (see ``bot.ui.ordering``):
+        #: stored as the turn's ``turn_opened_by``, a ``/feedback`` with a lower id is stale.
+        self.turn_mark = turn_mark
+
+    def _next_mark(self, game: GameRecord) -> int:
+        return max(self.turn_mark(), (game.turn_opened_by or 0) + 1)
 
     # ---- starting ---------------------------------------------------------------------------
     async def check_free(self, channel_id: int) -> None:
@@ -95,13 +103,14 @@ class ChallengeService:
 
     async def start(
         self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
-        rules: Rules, strategy: str, opened_by: int,
+        rules: Rules, strategy: str,
     ) -> tuple[ChallengeState, GameRecord | None]:
         seed = secure_random.randbelow(2**31)
         session = SolverSession(rules, strategy, seed=seed)
         started = time.perf_counter()
         guess = await self.solvers.run(session.next_guess)
         seconds = time.perf_counter() - started
+        opened_by = self.turn_mark()
         opened: NewGame = await self.games.open(
             kind=GameKind.CHALLENGE, guild_id=guild_id, channel_id=channel_id,
             user_id=user_id, user_name=user_name, rules=rules, strategy=strategy, seed=seed,
@@ -162,7 +171,7 @@ class ChallengeService:
         after the guess it answers was shown (interaction ids grow with time)."""
         if turn is not None:
             self.check_turn(game, turn)
-        elif game.turn_opened_by is not None and action_id < game.turn_opened_by:
+        elif game.turn_opened_by is not None and action_id <= game.turn_opened_by:
             raise OutOfDate(game, None)
         if game.codes_left == 0:
             raise RepliesContradict()
@@ -172,7 +181,7 @@ class ChallengeService:
         return Reply(game, answer, player_id)
 
     async def commit_reply(
-        self, reply: Reply, *, action_id: int, board_message_id: int | None = None
+        self, reply: Reply, *, board_message_id: int | None = None
     ) -> ChallengeState:
         game = reply.game
         async with self.solvers.locked(game.id):
@@ -190,6 +199,7 @@ class ChallengeService:
             turn = len(game.replies) + 1
             games = self.games
             now = games.clock()
+            mark = self._next_mark(game)
             try:
                 async with games.db.transaction() as conn:
                     record = await self.replies.add(conn, game.id, turn=turn, guess=guess,
@@ -197,7 +207,7 @@ class ChallengeService:
                                                     now=now)
                     game = await games.store.advance(
                         conn, game.with_changes(replies=(*game.replies, record)),
-                        pending_guess=pending, codes_left=left, opened_by=action_id, now=now,
+                        pending_guess=pending, codes_left=left, opened_by=mark, now=now,
                         board_message_id=board_message_id)
                     if won:
                         game = await games.end(conn, game, GameStatus.WON, now=now)
@@ -210,7 +220,7 @@ class ChallengeService:
             if won:
                 self.solvers.drop(game.id)
             else:
-                self.solvers.keep(game.id, session, action_id)
+                self.solvers.keep(game.id, session, mark)
             return ChallengeState(game, seconds)
 
     # ---- a take-back ------------------------------------------------------------------------
@@ -223,7 +233,7 @@ class ChallengeService:
         return last
 
     async def commit_take_back(
-        self, game: GameRecord, last: ReplyRecord, *, action_id: int
+        self, game: GameRecord, last: ReplyRecord
     ) -> ChallengeState:
         async with self.solvers.locked(game.id):
             if self.solvers.newer_than(game):
@@ -234,24 +244,25 @@ class ChallengeService:
             seconds = time.perf_counter() - started
             games = self.games
             now = games.clock()
+            mark = self._next_mark(game)
             try:
                 async with games.db.transaction() as conn:
                     if not await self.replies.take_back(conn, last, now):
                         raise StaleWrite()
                     game = await games.store.advance(
                         conn, game.with_changes(replies=game.replies[:-1]),
-                        pending_guess=pending, codes_left=left, opened_by=action_id, now=now)
+                        pending_guess=pending, codes_left=left, opened_by=mark, now=now)
             except StaleWrite:
                 self.solvers.drop(game.id)
                 raise OutOfDate(game, last.turn) from None
-            self.solvers.keep(game.id, session, action_id)
+            self.solvers.keep(game.id, session, mark)
             return ChallengeState(game, seconds)
 
     # ---- a reveal ---------------------------------------------------------------------------
     def check_reveal(self, game: GameRecord, code_text: str) -> Reveal:
         return Reveal(game, read_code(code_text, game.rules, example(game.rules)))
 
-    async def commit_reveal(self, reveal: Reveal, *, action_id: int) -> ChallengeState:
+    async def commit_reveal(self, reveal: Reveal) -> ChallengeState:
         """The challenger shows their code: name every wrong reply, and end the challenge."""
         game = reveal.game
         mistakes = tuple(
@@ -261,11 +272,12 @@ class ChallengeService:
         )
         games = self.games
         now = games.clock()
+        mark = self._next_mark(game)
         try:
             async with games.db.transaction() as conn:
                 game = await games.store.advance(conn, game, pending_guess=None,
                                                  codes_left=game.codes_left,
-                                                 opened_by=action_id, now=now)
+                                                 opened_by=mark, now=now)
                 game = await games.end(conn, game, GameStatus.QUIT, now=now,
                                        secret=reveal.code)
         except StaleWrite:
