@@ -10,7 +10,7 @@ import discord
 from discord.ext import commands
 
 from .core.clock import Clock, system_clock
-from .core.config import Settings
+from .core.config import DEFAULT_MEMORY_MB, Settings
 from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
@@ -44,6 +44,7 @@ class MastermindBot(commands.Bot):
         database_path: str | Path,
         dev_guild_id: int | None = None,
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        memory_budget: int = DEFAULT_MEMORY_MB * 2**20,
         clock: Clock = system_clock,
     ):
         # The bot has no voice features: don't warn about voice libraries on every start.
@@ -61,6 +62,7 @@ class MastermindBot(commands.Bot):
         self.database_path = Path(database_path)
         self.dev_guild_id = dev_guild_id
         self.idle_timeout = idle_timeout
+        self.memory_budget = memory_budget
         self.clock = clock
         self._db: Database | None = None
         self.interaction_order = InteractionOrder()
@@ -71,6 +73,7 @@ class MastermindBot(commands.Bot):
             database_path=settings.database_path,
             dev_guild_id=settings.dev_guild_id,
             idle_timeout=settings.idle_timeout,
+            memory_budget=settings.memory_budget,
         )
 
     async def setup_hook(self) -> None:
@@ -79,7 +82,8 @@ class MastermindBot(commands.Bot):
                  await self.db.schema_version())
         self.games = GameService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
         self.breaker = BreakerService(self.games)
-        self.challenges = ChallengeService(self.games, SolverCache(),
+        self.challenges = ChallengeService(self.games,
+                                           SolverCache(max_bytes=self.memory_budget // 2),
                                            self.interaction_order.mark)
         self.stats = StatsService(self.db, clock=self.clock)
         for feature in FEATURES:

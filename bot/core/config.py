@@ -10,6 +10,10 @@ from dotenv import load_dotenv
 
 DEFAULT_DATABASE = "mastermind.sqlite3"
 DEFAULT_IDLE_HOURS = 24.0
+#: Memory for the solver's caches together: the code spaces and tables the engine keeps,
+#: and the challenges' solver sessions (half each). Games of any size stay within it.
+DEFAULT_MEMORY_MB = 512
+MIN_MEMORY_MB = 64
 
 
 class ConfigError(Exception):
@@ -23,12 +27,13 @@ class Settings:
     dev_guild_id: int | None
     log_level: str
     idle_timeout: float  # seconds
+    memory_budget: int = DEFAULT_MEMORY_MB * 2**20  # bytes
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a log line
         return (
             f"Settings(token=<hidden>, database_path={str(self.database_path)!r}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
-            f"idle_timeout={self.idle_timeout})"
+            f"idle_timeout={self.idle_timeout}, memory_budget={self.memory_budget})"
         )
 
     __str__ = __repr__
@@ -56,10 +61,16 @@ class Settings:
         level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
+        memory = os.environ.get("MEMORY_BUDGET_MB", "").strip() or str(DEFAULT_MEMORY_MB)
+        if not memory.isdigit() or int(memory) < MIN_MEMORY_MB:
+            raise ConfigError(
+                f"MEMORY_BUDGET_MB must be a whole number of MiB, at least {MIN_MEMORY_MB}, "
+                f"got {memory!r}")
         return cls(
             token=token,
             database_path=Path(os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             idle_timeout=idle,
+            memory_budget=int(memory) * 2**20,
         )
