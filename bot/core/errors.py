@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import Rules
 
-from .records import GameRecord
+from .records import GameRecord, GuessRecord
 
 
 class UserError(Exception):
@@ -54,6 +54,23 @@ class NotYourChallenge(UserError):
     def __init__(self, game: GameRecord):
         super().__init__("only the challenger may answer")
         self.game = game
+
+
+class AlreadyGuessed(UserError):
+    """A code already on the board: guessing it again costs no turn."""
+
+    def __init__(self, game: GameRecord, earlier: GuessRecord):
+        super().__init__("that code is already on the board")
+        self.game = game
+        self.earlier = earlier
+
+
+class AlreadyDone(UserError):
+    """The same interaction arrived a second time (a replay, two processes with one token):
+    it was applied once, the first time."""
+
+    def __init__(self) -> None:
+        super().__init__("that action was already applied")
 
 
 class GameOver(UserError):

@@ -12,7 +12,7 @@ import aiosqlite
 
 from engine import Code, Rules
 
-from ..store import Database, GameStore, StatsStore
+from ..store import Database, GameStore, StatsStore, once
 from .clock import Clock, system_clock
 from .config import DEFAULT_IDLE_HOURS
 from .enums import GameKind, GameStatus
@@ -56,10 +56,11 @@ class GameService:
         now: float,
         winner_id: int | None = None,
         secret: Code | None = None,
+        action_id: int | None = None,
     ) -> GameRecord:
         """End a game and count it for stats, in the caller's transaction."""
         ended = await self.store.finish(conn, game, status=status, now=now, winner_id=winner_id,
-                                        secret=secret)
+                                        secret=secret, action_id=action_id)
         await self.stats.record(conn, ended)
         return ended
 
@@ -92,10 +93,11 @@ class GameService:
         pending_guess: Code | None = None,
         codes_left: int | None = None,
         opened_by: int | None = None,
+        action_id: int | None = None,
     ) -> NewGame:
         """Start a game of any kind, unless one already runs in the channel."""
         now = self.clock()
-        async with self.db.transaction() as conn:
+        async with once(), self.db.transaction() as conn:
             running, abandoned = await self.load_active(conn, channel_id)
             if running is not None:
                 raise GameAlreadyRunning(running)
@@ -103,6 +105,7 @@ class GameService:
                 conn, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
                 secret=secret, started_by=user_id, now=now, strategy=strategy, seed=seed,
                 pending_guess=pending_guess, codes_left=codes_left, opened_by=opened_by,
+                action_id=action_id,
             )
             await self.store.remember_player(conn, user_id, user_name, now)
         return NewGame(game, abandoned)
@@ -130,12 +133,14 @@ class GameService:
     async def latest(self, channel_id: int) -> GameRecord | None:
         return await self.store.latest_in_channel(await self.db.reader(), channel_id)
 
-    async def quit(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
-        async with self.db.transaction() as conn:
+    async def quit(self, *, channel_id: int, user_id: int, can_manage: bool,
+                   action_id: int | None = None) -> GameRecord:
+        async with once(), self.db.transaction() as conn:
             game, abandoned = await self.load_active(conn, channel_id)
             allowed = game is not None and (game.started_by == user_id or can_manage)
             if game is not None and allowed:
-                return await self.end(conn, game, GameStatus.QUIT, now=self.clock())
+                return await self.end(conn, game, GameStatus.QUIT, now=self.clock(),
+                                      action_id=action_id)
         # Raised after the commit: an idle game found here stays recorded as abandoned.
         if game is None:
             raise self.no_game(abandoned)

@@ -1,7 +1,7 @@
 """SQLite storage: the connection, transactions and migrations (``db``), and the SQL for
 each group of tables (``games``, ``replies``, ``stats``). No SQL lives outside this package."""
 
-from .db import Database, MigrationError
+from .db import Database, MigrationError, is_duplicate_action, once
 from .games import GameStore, StaleWrite
 from .replies import ReplyStore
 from .stats import Board, StandingRow, StatsStore
@@ -15,4 +15,6 @@ __all__ = [
     "StaleWrite",
     "StandingRow",
     "StatsStore",
+    "is_duplicate_action",
+    "once",
 ]

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiosqlite
+
+from ..core.errors import AlreadyDone
 
 log = logging.getLogger(__name__)
 
@@ -132,3 +135,21 @@ def _split_sql(script: str) -> list[str]:
     """Split a migration into statements (our files hold no semicolons inside strings)."""
     lines = [line.split("--", 1)[0] for line in script.splitlines()]
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def is_duplicate_action(error: sqlite3.IntegrityError) -> bool:
+    """Did a unique key on an interaction id refuse this write (a second delivery)?"""
+    text = str(error)
+    return "interaction" in text or "taken_back_by" in text
+
+
+@asynccontextmanager
+async def once() -> AsyncIterator[None]:
+    """Wrap a write transaction: a second delivery of the same interaction, refused by the
+    database's unique keys, becomes :class:`~bot.core.errors.AlreadyDone`."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        if is_duplicate_action(exc):
+            raise AlreadyDone() from None
+        raise

@@ -120,16 +120,17 @@ class GameStore:
         pending_guess: Code | None = None,
         codes_left: int | None = None,
         opened_by: int | None = None,
+        action_id: int | None = None,
     ) -> GameRecord:
         cur = await conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
             " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"
-            " codes_left, turn_opened_by)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)",
+            " codes_left, turn_opened_by, opened_by_interaction)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id, channel_id, kind.value, rules.pegs, rules.colors, rules.max_guesses,
                 int(rules.repeats), _digits_or_none(secret), started_by, now, now, strategy,
-                seed, _digits_or_none(pending_guess), codes_left, opened_by,
+                seed, _digits_or_none(pending_guess), codes_left, opened_by, action_id,
             ),
         )
         assert cur.lastrowid is not None
@@ -150,14 +151,16 @@ class GameStore:
         code: Code,
         feedback: Feedback,
         now: float,
+        action_id: int | None = None,
     ) -> GameRecord:
-        """Append the next turn; the (game, turn) primary key refuses a duplicate turn."""
+        """Append the next turn; the (game, turn) primary key refuses a duplicate turn, and
+        the interaction's unique key a second delivery of the same guess."""
         record = GuessRecord(len(game.guesses) + 1, player_id, code, feedback, now)
         await conn.execute(
-            "INSERT INTO guesses (game_id, turn, player_id, code, black, white, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO guesses (game_id, turn, player_id, code, black, white, created_at,"
+            " interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (game.id, record.turn, player_id, format_code(code), feedback.black,
-             feedback.white, now),
+             feedback.white, now, action_id),
         )
         await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game.id))
         return game.with_changes(guesses=(*game.guesses, record), updated_at=now)
@@ -200,12 +203,13 @@ class GameStore:
         now: float,
         winner_id: int | None = None,
         secret: Code | None = None,
+        action_id: int | None = None,
     ) -> GameRecord:
         await conn.execute(
             "UPDATE games SET status = ?, winner_id = ?, ended_at = ?, updated_at = ?,"
-            " secret = COALESCE(?, secret), pending_guess = NULL WHERE id = ?"
-            " AND status = 'active'",
-            (status.value, winner_id, now, now, _digits_or_none(secret), game.id),
+            " secret = COALESCE(?, secret), pending_guess = NULL, ended_by_interaction = ?"
+            " WHERE id = ? AND status = 'active'",
+            (status.value, winner_id, now, now, _digits_or_none(secret), action_id, game.id),
         )
         return game.with_changes(status=status, winner_id=winner_id, ended_at=now,
                                  updated_at=now, secret=secret or game.secret,

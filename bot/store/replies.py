@@ -36,20 +36,25 @@ class ReplyStore:
         feedback: Feedback,
         player_id: int,
         now: float,
+        action_id: int | None = None,
     ) -> ReplyRecord:
-        """Raises ``sqlite3.IntegrityError`` when that turn already has a standing reply."""
+        """Raises ``sqlite3.IntegrityError`` when that turn already has a standing reply,
+        or the interaction was already stored."""
         cur = await conn.execute(
             "INSERT INTO challenge_replies (game_id, turn, guess, black, white, player_id,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, turn, format_code(guess), feedback.black, feedback.white, player_id, now),
+            " created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, turn, format_code(guess), feedback.black, feedback.white, player_id, now,
+             action_id),
         )
         assert cur.lastrowid is not None
         return ReplyRecord(cur.lastrowid, turn, guess, feedback, player_id, now)
 
-    async def take_back(self, conn: aiosqlite.Connection, reply: ReplyRecord, now: float) -> bool:
+    async def take_back(self, conn: aiosqlite.Connection, reply: ReplyRecord, now: float,
+                        action_id: int | None = None) -> bool:
         """Mark a standing reply taken back; False when it already was (a repeated click)."""
         cur = await conn.execute(
-            "UPDATE challenge_replies SET taken_back_at = ? WHERE id = ? AND taken_back_at IS NULL",
-            (now, reply.id),
+            "UPDATE challenge_replies SET taken_back_at = ?, taken_back_by = ?"
+            " WHERE id = ? AND taken_back_at IS NULL",
+            (now, action_id, reply.id),
         )
         return cur.rowcount == 1

@@ -6,6 +6,8 @@ from engine import format_code
 
 from ..core.enums import GameKind
 from ..core.errors import (
+    AlreadyDone,
+    AlreadyGuessed,
     BadCode,
     BadRules,
     BadSize,
@@ -136,6 +138,16 @@ def describe_user_error(error: UserError) -> tuple[str, str]:
                 f"This is not your challenge: only {mention(error.game.started_by)} knows the "
                 f"code. Start your own with `/challenge` in another channel, or when this one "
                 f"ends.")
+        case AlreadyGuessed():
+            g = error.earlier
+            return "Already on the board", (
+                f"`{format_code(g.code)}` was already guessed on turn {g.turn} "
+                f"({g.feedback.black} black, {g.feedback.white} white), so it costs no turn. "
+                f"Try a code that fits every row.")
+        case AlreadyDone():
+            return "Already done", (
+                "That action arrived twice; it was applied once, the first time. Nothing more "
+                "was stored.")
         case GameOver():
             if error.game is None:
                 return "Unknown challenge", "That challenge no longer exists."

@@ -58,8 +58,21 @@ def describe_error(error: Exception) -> tuple[str, str] | None:
     return None
 
 
+#: Discord's "Interaction has already been acknowledged": another process on the same token
+#: (during a deploy) or an earlier delivery of this interaction answered it already.
+ALREADY_ANSWERED = 40060
+
+
+def answered_elsewhere(error: BaseException) -> bool:
+    original = getattr(error, "original", error)
+    return isinstance(original, discord.HTTPException) and original.code == ALREADY_ANSWERED
+
+
 async def report_error(interaction: discord.Interaction, error: Exception) -> None:
     """Tell the user what went wrong: their mistake plainly, our bug with an apology."""
+    if answered_elsewhere(error):
+        log.warning("interaction %s was already answered (delivered twice?)", interaction.id)
+        return
     described = describe_error(error)
     if described is None:
         command = interaction.command.qualified_name if interaction.command else "component"
@@ -72,8 +85,13 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         )
     try:
         await send_ephemeral(interaction, error_embed(*described))
-    except discord.HTTPException:
-        log.warning("could not deliver an error message for interaction %s", interaction.id)
+    except discord.HTTPException as exc:
+        if answered_elsewhere(exc):
+            log.warning("interaction %s was already answered (delivered twice?)",
+                        interaction.id)
+        else:
+            log.warning("could not deliver an error message for interaction %s",
+                        interaction.id)
 
 
 class MastermindTree(app_commands.CommandTree):

@@ -475,6 +475,11 @@ class FakeDiscord:
         rec = self.state.new_component_interaction(msg, custom_id, user=user)
         return await self._run(bot, rec, timeout=timeout, expect_response=expect_response)
 
+    async def redeliver(self, bot: commands.Bot, result: InteractionResult) -> InteractionResult:
+        """Deliver an interaction that was already delivered, to ``bot`` (another process on
+        the same token, or a replay): Discord refuses a second answer with 40060."""
+        return await self._run(bot, result.record, timeout=None, expect_response=False)
+
     def stale_click(
         self,
         message: FakeMessage | int,

@@ -25,6 +25,7 @@ class BreakerCog(commands.Cog, name="breaker"):
         started = await self.service.new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
+            action_id=interaction.id,
         )
         note = abandoned_note(started.abandoned) if started.abandoned else None
         sent = await interaction.response.send_message(embed=board_embed(started.game,
@@ -49,5 +50,6 @@ class BreakerCog(commands.Cog, name="breaker"):
             user_id=interaction.user.id,
             user_name=display_name(interaction.user),
             text=code,
+            action_id=interaction.id,
         )
         await interaction.response.send_message(embed=board_embed(game))

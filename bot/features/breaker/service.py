@@ -10,9 +10,10 @@ from engine import Rules, draw_secret, example, score_codes
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
-from ...core.errors import TooLate, WrongKindOfGame
+from ...core.errors import AlreadyGuessed, TooLate, WrongKindOfGame
 from ...core.games import GameService, NewGame
 from ...core.records import GameRecord
+from ...store import once
 
 #: A guess this soon after someone won is answered "too late" rather than "no game".
 LATE_GUESS_WINDOW = 600.0
@@ -24,28 +25,33 @@ class BreakerService:
 
     async def new_game(
         self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
-        rules: Rules,
+        rules: Rules, action_id: int | None = None,
     ) -> NewGame:
         return await self.games.open(
             kind=GameKind.BREAKER, guild_id=guild_id, channel_id=channel_id, user_id=user_id,
-            user_name=user_name, rules=rules, secret=draw_secret(rules),
+            user_name=user_name, rules=rules, secret=draw_secret(rules), action_id=action_id,
         )
 
     async def guess(
-        self, *, channel_id: int, user_id: int, user_name: str, text: str
+        self, *, channel_id: int, user_id: int, user_name: str, text: str,
+        action_id: int | None = None,
     ) -> GameRecord:
         games = self.games
-        async with games.db.transaction() as conn:
+        async with once(), games.db.transaction() as conn:
             game, abandoned = await games.load_active(conn, channel_id)
             if game is not None:
                 if game.kind is not GameKind.BREAKER:
                     raise WrongKindOfGame(game)
                 code = read_code(text, game.rules, f"/guess {example(game.rules)}")
                 assert game.secret is not None
+                earlier = next((g for g in game.guesses if g.code == code), None)
+                if earlier is not None:
+                    raise AlreadyGuessed(game, earlier)
                 now = games.clock()
                 feedback = score_codes(game.secret, code)
                 game = await games.store.add_guess(conn, game, player_id=user_id, code=code,
-                                                   feedback=feedback, now=now)
+                                                   feedback=feedback, now=now,
+                                                   action_id=action_id)
                 await games.store.remember_player(conn, user_id, user_name, now)
                 if feedback.is_win(game.rules.pegs):
                     game = await games.end(conn, game, GameStatus.WON, winner_id=user_id,

@@ -65,7 +65,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         state, abandoned = await self.service.start(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user),
-            rules=rules, strategy=strategy,
+            rules=rules, strategy=strategy, action_id=interaction.id,
         )
         note = abandoned_note(abandoned) if abandoned else None
         message = await self._post(interaction, state, content=note)
@@ -122,7 +122,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         elif action is Action.UNDO:
             last = self.service.check_take_back(game, _part(parts, 0))
             await interaction.response.defer()  # the solver may take a moment
-            state = await self.service.commit_take_back(game, last)
+            state = await self.service.commit_take_back(game, last, action_id=interaction.id)
             await self._show(interaction, state)
         else:
             turn, black, white = (_part(parts, i) for i in range(3))
@@ -135,7 +135,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
 
     async def on_reveal(self, interaction: discord.Interaction, game_id: int, text: str) -> None:
         game = await self.service.load(game_id, interaction.user.id)
-        reveal = self.service.check_reveal(game, text)  # a typo is answered before deferring
+        # A typo is answered before deferring.
+        reveal = self.service.check_reveal(game, text, action_id=interaction.id)
         await interaction.response.defer()
         state = await self.service.commit_reveal(reveal)
         await interaction.edit_original_response(embed=challenge_embed(state), view=None)

@@ -31,6 +31,7 @@ from engine import (
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
 from ...core.errors import (
+    AlreadyDone,
     GameOver,
     ImpossibleReply,
     NoGameRunning,
@@ -42,7 +43,7 @@ from ...core.errors import (
 )
 from ...core.games import GameService, NewGame
 from ...core.records import GameRecord, ReplyRecord
-from ...store import ReplyStore, StaleWrite
+from ...store import ReplyStore, StaleWrite, is_duplicate_action, once
 from .solvers import SolverCache
 
 
@@ -76,12 +77,14 @@ class Reply:
     game: GameRecord
     feedback: Feedback | tuple[int, int]
     player_id: int
+    action_id: int
 
 
 @dataclass(frozen=True)
 class Reveal:
     game: GameRecord
     code: Code
+    action_id: int
 
 
 class ChallengeService:
@@ -103,7 +106,7 @@ class ChallengeService:
 
     async def start(
         self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
-        rules: Rules, strategy: str,
+        rules: Rules, strategy: str, action_id: int,
     ) -> tuple[ChallengeState, GameRecord | None]:
         seed = secure_random.randbelow(2**31)
         session = SolverSession(rules, strategy, seed=seed)
@@ -115,6 +118,7 @@ class ChallengeService:
             kind=GameKind.CHALLENGE, guild_id=guild_id, channel_id=channel_id,
             user_id=user_id, user_name=user_name, rules=rules, strategy=strategy, seed=seed,
             pending_guess=guess, codes_left=session.remaining, opened_by=opened_by,
+            action_id=action_id,
         )
         self.solvers.keep(opened.game.id, session, opened_by)
         return ChallengeState(opened.game, seconds), opened.abandoned
@@ -178,7 +182,7 @@ class ChallengeService:
         answer: Feedback | tuple[int, int] = feedback
         if game.pending_guess is not None:
             answer = _validate(game.rules, game.pending_guess, feedback)
-        return Reply(game, answer, player_id)
+        return Reply(game, answer, player_id, action_id)
 
     async def commit_reply(
         self, reply: Reply, *, board_message_id: int | None = None
@@ -204,7 +208,7 @@ class ChallengeService:
                 async with games.db.transaction() as conn:
                     record = await self.replies.add(conn, game.id, turn=turn, guess=guess,
                                                     feedback=answer, player_id=reply.player_id,
-                                                    now=now)
+                                                    now=now, action_id=reply.action_id)
                     game = await games.store.advance(
                         conn, game.with_changes(replies=(*game.replies, record)),
                         pending_guess=pending, codes_left=left, opened_by=mark, now=now,
@@ -214,8 +218,10 @@ class ChallengeService:
                     elif turn >= game.rules.max_guesses:
                         game = await games.end(conn, game, GameStatus.LOST,
                                                winner_id=reply.player_id, now=now)
-            except (sqlite3.IntegrityError, StaleWrite):
+            except (sqlite3.IntegrityError, StaleWrite) as exc:
                 self.solvers.drop(game.id)
+                if isinstance(exc, sqlite3.IntegrityError) and is_duplicate_action(exc):
+                    raise AlreadyDone() from None
                 raise OutOfDate(reply.game, turn) from None
             if won:
                 self.solvers.drop(game.id)
@@ -233,7 +239,7 @@ class ChallengeService:
         return last
 
     async def commit_take_back(
-        self, game: GameRecord, last: ReplyRecord
+        self, game: GameRecord, last: ReplyRecord, *, action_id: int
     ) -> ChallengeState:
         async with self.solvers.locked(game.id):
             if self.solvers.newer_than(game):
@@ -246,8 +252,8 @@ class ChallengeService:
             now = games.clock()
             mark = self._next_mark(game)
             try:
-                async with games.db.transaction() as conn:
-                    if not await self.replies.take_back(conn, last, now):
+                async with once(), games.db.transaction() as conn:
+                    if not await self.replies.take_back(conn, last, now, action_id):
                         raise StaleWrite()
                     game = await games.store.advance(
                         conn, game.with_changes(replies=game.replies[:-1]),
@@ -259,8 +265,8 @@ class ChallengeService:
             return ChallengeState(game, seconds)
 
     # ---- a reveal ---------------------------------------------------------------------------
-    def check_reveal(self, game: GameRecord, code_text: str) -> Reveal:
-        return Reveal(game, read_code(code_text, game.rules, example(game.rules)))
+    def check_reveal(self, game: GameRecord, code_text: str, *, action_id: int) -> Reveal:
+        return Reveal(game, read_code(code_text, game.rules, example(game.rules)), action_id)
 
     async def commit_reveal(self, reveal: Reveal) -> ChallengeState:
         """The challenger shows their code: name every wrong reply, and end the challenge."""
@@ -274,12 +280,12 @@ class ChallengeService:
         now = games.clock()
         mark = self._next_mark(game)
         try:
-            async with games.db.transaction() as conn:
+            async with once(), games.db.transaction() as conn:
                 game = await games.store.advance(conn, game, pending_guess=None,
                                                  codes_left=game.codes_left,
                                                  opened_by=mark, now=now)
                 game = await games.end(conn, game, GameStatus.QUIT, now=now,
-                                       secret=reveal.code)
+                                       secret=reveal.code, action_id=reveal.action_id)
         except StaleWrite:
             raise OutOfDate(reveal.game, None) from None
         self.solvers.drop(game.id)

@@ -76,6 +76,7 @@ class MastermindCog(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             can_manage=bool(permissions and permissions.manage_messages),
+            action_id=interaction.id,
         )
         await owner_of(interaction, game).show_ended(interaction, game)
 

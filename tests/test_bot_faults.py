@@ -1,0 +1,88 @@
+"""Exactly once under faults: repeated deliveries, stale and malformed buttons, changed
+commands, a locked or broken database. Through the real dispatch and a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+
+from conftest import secret_of, snapshot
+from test_bot_challenge import game_id, start
+
+
+def rows(db_path, sql: str) -> list[tuple]:
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        return conn.execute(sql).fetchall()
+
+
+async def new_game(fake, bot, world, **options):
+    return await fake.slash(bot, "mastermind new", user=world.alice, channel=world.general,
+                            guild=world.guild, **options)
+
+
+async def guess(fake, bot, world, code, user=None):
+    return await fake.slash(bot, "guess", user=user or world.alice, channel=world.general,
+                            guild=world.guild, code=code)
+
+
+def wrong(secret: str) -> str:
+    return str(int(secret[0]) % 6 + 1) + secret[1:]
+
+
+async def test_a_guess_delivered_twice_is_stored_once(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    first = await guess(fake_discord, bot, world, wrong(secret_of(db_path, world.general.id)))
+    assert not first.ephemeral
+    fake_discord.expect_violation(40060)  # Discord refuses the second answer
+    await fake_discord.redeliver(bot, first)
+    assert len(snapshot(db_path)["guesses"]) == 1
+
+
+async def test_a_click_delivered_twice_is_stored_once(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    clicked = await fake_discord.click(bot, board, f"mmc:r:{game_id(board)}:1:0:1",
+                                       user=world.alice)
+    fake_discord.expect_violation(40060)
+    await fake_discord.redeliver(bot, clicked)
+    assert rows(db_path, "SELECT turn FROM challenge_replies") == [(1,)]
+
+
+async def test_the_same_code_sent_twice_at_once_takes_one_turn(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    code = wrong(secret_of(db_path, world.general.id))
+    one, two = await asyncio.gather(guess(fake_discord, bot, world, code),
+                                    guess(fake_discord, bot, world, code))
+    told = [r for r in (one, two) if r.ephemeral]
+    assert len(told) == 1 and "costs no turn" in told[0].embed["description"]
+    assert len(snapshot(db_path)["guesses"]) == 1
+
+
+async def test_a_code_already_on_the_board_costs_no_turn(fake_discord, start_bot, world,
+                                                         db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world, max_guesses=2)
+    code = wrong(secret_of(db_path, world.general.id))
+    await guess(fake_discord, bot, world, code)
+    again = await guess(fake_discord, bot, world, code, user=world.bob)
+    assert again.ephemeral and again.embed["title"] == "Already on the board"
+    assert "turn 1" in again.embed["description"]
+    assert [g[9] for g in snapshot(db_path)["games"]] == ["active"]  # still 1 guess left
+
+
+async def test_one_click_delivered_twice_at_once_is_stored_once(
+    fake_discord, start_bot, world, db_path
+):
+    """Two processes on one token during a deploy both receive the same click."""
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    deliver = fake_discord.stale_click(board, f"mmc:r:{game_id(board)}:1:0:1", user=world.alice)
+    fake_discord.expect_violation(40060)
+    await asyncio.gather(deliver(bot), deliver(bot))
+    assert rows(db_path, "SELECT turn, interaction_id IS NOT NULL FROM challenge_replies") == [
+        (1, 1)]
