@@ -86,3 +86,56 @@ async def test_one_click_delivered_twice_at_once_is_stored_once(
     await asyncio.gather(deliver(bot), deliver(bot))
     assert rows(db_path, "SELECT turn, interaction_id IS NOT NULL FROM challenge_replies") == [
         (1, 1)]
+
+
+class HeldLock:
+    """Another process holding the database's write lock (``BEGIN EXCLUSIVE``)."""
+
+    def __init__(self, db_path):
+        self.conn = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+        self.conn.execute("BEGIN EXCLUSIVE")
+
+    def release(self) -> None:
+        self.conn.rollback()
+        self.conn.close()
+
+
+async def test_a_write_waiting_for_a_held_lock_defers_then_stores_the_move(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    code = wrong(secret_of(db_path, world.general.id))
+    lock = HeldLock(db_path)
+    asyncio.get_running_loop().call_later(4.0, lock.release)
+    played, shown = await asyncio.gather(
+        guess(fake_discord, bot, world, code),
+        fake_discord.slash(bot, "mastermind board", user=world.bob, channel=world.general,
+                           guild=world.guild),
+    )
+    # The guess was deferred within Discord's 3 s, then answered with the board once stored.
+    assert played.response.type == 5
+    assert played.response.at - played.record.created_at < 3
+    assert not played.ephemeral and code in played.original.embed["description"]
+    assert [g[3] for g in snapshot(db_path)["guesses"]] == [code]
+    # Reading the board never waits for the write lock.
+    assert shown.response.type == 4 and shown.response.at - shown.record.created_at < 1
+    fake_discord.assert_no_violations()
+
+
+async def test_a_lock_held_past_patience_stores_nothing_and_says_so(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    before = snapshot(db_path)
+    bot.db.patience = 1.5
+    lock = HeldLock(db_path)
+    try:
+        result = await guess(fake_discord, bot, world, "1234")
+    finally:
+        lock.release()
+    told = result.messages[-1]  # after the deferral: the placeholder goes, this stays
+    assert told.ephemeral and told.embed["title"] == "Nothing was stored"
+    assert "busy" in told.embed["description"]
+    assert snapshot(db_path) == before

@@ -73,6 +73,15 @@ class AlreadyDone(UserError):
         super().__init__("that action was already applied")
 
 
+class StorageUnavailable(UserError):
+    """The database could not take the write (busy past our patience, disk full, read-only):
+    nothing was stored. Not the player's fault; they are told, and the admin is warned."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 class GameOver(UserError):
     """A button or command for a game that has ended (or never existed)."""
 

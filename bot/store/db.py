@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import aiosqlite
 
-from ..core.errors import AlreadyDone
+from ..core.errors import AlreadyDone, StorageUnavailable
 
 log = logging.getLogger(__name__)
+
+#: Seconds a write may wait for the database before its interaction is deferred (Discord
+#: drops an interaction not answered within 3 s)...
+QUICK = 0.5
+#: ...and how long a deferred write keeps trying before it says nothing was stored.
+PATIENCE = 30.0
+
+#: Called once when a write has to wait; the Discord layer sets it per interaction (to
+#: defer it). Services never see it.
+on_write_wait: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
+    "on_write_wait", default=None)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent.parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
@@ -46,6 +59,8 @@ class Database:
         self.connection = connection
         self.path = path
         self._write_lock = asyncio.Lock()
+        #: Seconds a deferred write keeps trying (see :data:`PATIENCE`).
+        self.patience = PATIENCE
         self._reader: aiosqlite.Connection | None = None
 
     @classmethod
@@ -59,7 +74,7 @@ class Database:
         try:
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute("PRAGMA busy_timeout = 5000")
+            await connection.execute(f"PRAGMA busy_timeout = {int(QUICK * 1000)}")
             await connection.execute("PRAGMA synchronous = NORMAL")
             await db.migrate(migrations)
         except BaseException:
@@ -119,22 +134,82 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on any error), one at a time."""
-        async with self._write_lock:
-            await self.connection.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on any error), one at a time.
+
+        A write that cannot start within :data:`QUICK` seconds (another of our writes, or
+        another process holding the file) calls the ``on_write_wait`` hook once, so the
+        interaction is deferred in time, then keeps trying up to :data:`PATIENCE` seconds
+        before :class:`~bot.core.errors.StorageUnavailable` says nothing was stored."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.patience
+        waited = False
+        try:
+            await asyncio.wait_for(self._write_lock.acquire(), QUICK)
+        except TimeoutError:
+            waited = await _waiting(waited)
+            try:
+                await asyncio.wait_for(self._write_lock.acquire(), deadline - loop.time())
+            except TimeoutError:
+                raise StorageUnavailable("busy") from None
+        try:
+            while True:
+                try:
+                    await self.connection.execute("BEGIN IMMEDIATE")
+                    break
+                except sqlite3.OperationalError as exc:
+                    if not _is_locked(exc):
+                        raise _unavailable(exc) from exc
+                    if loop.time() >= deadline:
+                        raise StorageUnavailable("busy") from None
+                    waited = await _waiting(waited)
             try:
                 yield self.connection
-            except BaseException:
-                await self.connection.execute("ROLLBACK")
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    await self.connection.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise _unavailable(exc) from exc
                 raise
-            else:
+            try:
                 await self.connection.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    await self.connection.execute("ROLLBACK")
+                raise _unavailable(exc) from exc
+        finally:
+            self._write_lock.release()
 
 
 def _split_sql(script: str) -> list[str]:
     """Split a migration into statements (our files hold no semicolons inside strings)."""
     lines = [line.split("--", 1)[0] for line in script.splitlines()]
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+async def _waiting(already: bool) -> bool:
+    """Run the ``on_write_wait`` hook the first time a write has to wait."""
+    hook = on_write_wait.get()
+    if not already and hook is not None:
+        await hook()
+    return True
+
+
+def _is_locked(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)
+
+
+def _unavailable(error: sqlite3.OperationalError) -> Exception:
+    """A write the disk refused: say why, in words an admin can act on."""
+    text = str(error).lower()
+    if "full" in text:
+        return StorageUnavailable("disk full")
+    if "readonly" in text or "read-only" in text:
+        return StorageUnavailable("read-only")
+    if "i/o" in text:
+        return StorageUnavailable("disk error")
+    if _is_locked(error):
+        return StorageUnavailable("busy")
+    return error
 
 
 def is_duplicate_action(error: sqlite3.IntegrityError) -> bool:

@@ -21,6 +21,7 @@ from ..core.errors import (
     NotYourPrompt,
     OutOfDate,
     RepliesContradict,
+    StorageUnavailable,
     TooLate,
     UnknownStrategy,
     UserError,
@@ -148,6 +149,13 @@ def describe_user_error(error: UserError) -> tuple[str, str]:
             return "Already done", (
                 "That action arrived twice; it was applied once, the first time. Nothing more "
                 "was stored.")
+        case StorageUnavailable():
+            why = {"busy": "the database is busy", "disk full": "the server's disk is full",
+                   "read-only": "the database file is read-only",
+                   "disk error": "the disk reported an error"}.get(error.reason, error.reason)
+            return "Nothing was stored", (
+                f"I couldn't save that because {why}, so nothing changed: try again in a "
+                f"minute. If it keeps happening, tell the server's admins.")
         case GameOver():
             if error.game is None:
                 return "Unknown challenge", "That challenge no longer exists."

@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..core.errors import UserError
+from ..core.errors import StorageUnavailable, UserError
+from ..store.db import on_write_wait
 from .messages import describe_user_error
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,45 @@ async def send_ephemeral(interaction: discord.Interaction, embed: discord.Embed)
         await interaction.followup.send(embed=embed, ephemeral=True)
     else:
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def defer_once(interaction: discord.Interaction) -> None:
+    """Defer an interaction that is not answered yet: a command shows "thinking...", a
+    button or modal keeps its message until it is edited."""
+    if interaction.response.is_done():
+        return
+    if interaction.type is discord.InteractionType.application_command:
+        await interaction.response.defer(thinking=True)
+    else:
+        await interaction.response.defer()
+
+
+def defer_if_the_database_waits(interaction: discord.Interaction) -> None:
+    """Within this interaction's task, a write that has to wait defers it first."""
+    on_write_wait.set(lambda: defer_once(interaction))
+
+
+async def respond(interaction: discord.Interaction, *, embed: discord.Embed,
+                  view: discord.ui.View | None = None, content: str | None = None) -> int | None:
+    """Send the public answer, whether or not the interaction was deferred meanwhile;
+    returns the message id."""
+    if not interaction.response.is_done():
+        sent = await interaction.response.send_message(
+            content=content, embed=embed, view=view or discord.utils.MISSING)
+        return sent.message_id
+    message = await interaction.followup.send(
+        content=content or discord.utils.MISSING, embed=embed,
+        view=view or discord.utils.MISSING, wait=True)
+    return message.id
+
+
+async def update(interaction: discord.Interaction, *, embed: discord.Embed,
+                 view: discord.ui.View | None) -> None:
+    """Edit the message a button is on, whether or not the click was deferred meanwhile."""
+    if not interaction.response.is_done():
+        await interaction.response.edit_message(embed=embed, view=view)
+    else:
+        await interaction.edit_original_response(embed=embed, view=view)
 
 
 def describe_error(error: Exception) -> tuple[str, str] | None:
@@ -73,6 +113,10 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
     if answered_elsewhere(error):
         log.warning("interaction %s was already answered (delivered twice?)", interaction.id)
         return
+    original = getattr(error, "original", error)
+    if isinstance(original, StorageUnavailable):
+        log.warning("interaction %s: nothing stored, the database is unavailable (%s)",
+                    interaction.id, original.reason)
     described = describe_error(error)
     if described is None:
         command = interaction.command.qualified_name if interaction.command else "component"
@@ -97,6 +141,10 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
 class MastermindTree(app_commands.CommandTree):
     """Maps every app-command error to a friendly ephemeral reply, in one place."""
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        defer_if_the_database_waits(interaction)
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -119,6 +167,7 @@ class ReportingButton(discord.ui.DynamicItem[discord.ui.Button], template=re.com
     DynamicItem callback raises, so the reporting happens here, once for all of them."""
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        defer_if_the_database_waits(interaction)
         try:
             await self.run(interaction)
         except Exception as exc:  # report_error logs the unexpected ones
@@ -136,6 +185,10 @@ class ReportingModal(discord.ui.Modal):
 
     # discord.py's own Modal.on_error drops BaseView.on_error's item argument; this is
     # Modal's signature exactly, which mypy reports against BaseView.
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        defer_if_the_database_waits(interaction)
+        return True
+
     async def on_error(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:

@@ -11,6 +11,7 @@ from engine import Rules
 from ...core.records import GameRecord
 from ...ui.messages import abandoned_note, mention
 from ...ui.options import CodeText, display_name
+from ...ui.responses import respond
 from .render import board_embed
 from .service import BreakerService
 
@@ -28,17 +29,16 @@ class BreakerCog(commands.Cog, name="breaker"):
             action_id=interaction.id,
         )
         note = abandoned_note(started.abandoned) if started.abandoned else None
-        sent = await interaction.response.send_message(embed=board_embed(started.game,
-                                                                         note=note))
-        if sent.message_id is not None:
-            await self.service.games.set_board_message(started.game.id, sent.message_id)
+        message_id = await respond(interaction, embed=board_embed(started.game, note=note))
+        if message_id is not None:
+            await self.service.games.set_board_message(started.game.id, message_id)
 
     async def show_board(self, interaction: discord.Interaction, game: GameRecord) -> None:
         await interaction.response.send_message(embed=board_embed(game))
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
         note = f"{mention(interaction.user.id)} ended the game."
-        await interaction.response.send_message(embed=board_embed(game, note=note))
+        await respond(interaction, embed=board_embed(game, note=note))
 
     @app_commands.command(name="guess", description="Guess this channel's code, e.g. 1123")
     @app_commands.describe(code="Your guess: digits like 1123, letters like RROY, or colour emoji")
@@ -52,4 +52,4 @@ class BreakerCog(commands.Cog, name="breaker"):
             text=code,
             action_id=interaction.id,
         )
-        await interaction.response.send_message(embed=board_embed(game))
+        await respond(interaction, embed=board_embed(game))

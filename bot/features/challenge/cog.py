@@ -19,6 +19,7 @@ from ...core.errors import UnknownStrategy
 from ...core.records import GameRecord
 from ...ui.messages import abandoned_note
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
+from ...ui.responses import respond
 from .buttons import Action, ChallengeButton, RevealModal
 from .render import challenge_embed, challenge_view, ended_embed
 from .service import ChallengeService, ChallengeState
@@ -103,8 +104,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         await self._strip_buttons(interaction, game.board_message_id, keep=board)
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
-        await interaction.response.send_message(
-            embed=ended_embed(ChallengeState(game), interaction.user.id))
+        await respond(interaction, embed=ended_embed(ChallengeState(game), interaction.user.id))
         await self._strip_buttons(interaction, game.board_message_id)
 
     # ---- the board's buttons and the reveal modal -------------------------------------------

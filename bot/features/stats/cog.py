@@ -10,6 +10,7 @@ from discord.ext import commands
 from ...core.enums import Mode, Period
 from ...core.errors import BadSize, NotYourPrompt
 from ...ui.options import display_name
+from ...ui.responses import update
 from .buttons import SIZE_PATTERN, ForgetButton, PageButton
 from .render import forget_embed, forgotten_embed, leaderboard_embed, stats_embed
 from .service import CLASSIC_SIZE, StatsService
@@ -124,4 +125,4 @@ class StatsCog(commands.Cog, name="stats"):
         if interaction.user.id != user_id:
             raise NotYourPrompt()
         counts = await self.service.forget(user_id) if confirm else None
-        await interaction.response.edit_message(embed=forgotten_embed(counts), view=None)
+        await update(interaction, embed=forgotten_embed(counts), view=None)
