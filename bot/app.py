@@ -18,7 +18,7 @@ from .features.challenge.solvers import SolverCache
 from .features.stats.service import StatsService
 from .store import Database
 from .ui.ordering import InteractionOrder
-from .ui.responses import MastermindTree
+from .ui.responses import MastermindTree, UnknownButton
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,7 @@ class MastermindBot(commands.Bot):
         self.stats = StatsService(self.db, clock=self.clock)
         for feature in FEATURES:
             await self.load_extension(feature)
+        self.add_dynamic_items(UnknownButton)
         await self.sync_commands()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

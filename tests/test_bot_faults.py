@@ -139,3 +139,38 @@ async def test_a_lock_held_past_patience_stores_nothing_and_says_so(
     assert told.ephemeral and told.embed["title"] == "Nothing was stored"
     assert "busy" in told.embed["description"]
     assert snapshot(db_path) == before
+
+
+MALFORMED = [
+    "mmc:r:1", "mmc:r", "mmc:", "mmc:undo:1", "mmc:r:99999999999999999999:1:0:0",
+    "mmc:r:1:1:0:99999999999999999999", "mmc:zap:1", "mmc:r:x:1:0:0",
+    "mml:breaker:1", "mml:breaker:99999999999999999999:all:4x6:0:next", "mml:other",
+    "mmf:yes", "mmf:yes:99999999999999999999", "mmf:maybe:1", "mmq:old:format", "mmz:",
+]
+
+
+async def test_malformed_and_old_button_ids_get_a_clear_answer(fake_discord, start_bot, world,
+                                                               db_path):
+    bot = await start_bot()
+    await start(fake_discord, bot, world)  # a running challenge #1 that nothing may touch
+    before = snapshot(db_path), rows(db_path, "SELECT * FROM challenge_replies")
+    for k in range(0, len(MALFORMED), 5):
+        message = fake_discord.old_message(world.general, MALFORMED[k:k + 5])
+        for custom_id in MALFORMED[k:k + 5]:
+            result = await fake_discord.click(bot, message, custom_id, user=world.alice)
+            told = result.messages[-1]
+            assert told.ephemeral, custom_id
+            assert "out of date" in told.embed["title"] or "older" in told.embed["description"], (
+                custom_id, told.embed)
+    assert (snapshot(db_path), rows(db_path, "SELECT * FROM challenge_replies")) == before
+    fake_discord.assert_no_violations()
+
+
+async def test_a_command_changed_since_the_client_loaded_it(fake_discord, start_bot, world,
+                                                            caplog):
+    bot = await start_bot()
+    bot.tree.remove_command("feedback")  # a newer version of the bot dropped it
+    result = await fake_discord.slash(bot, "feedback", user=world.alice, channel=world.general,
+                                      guild=world.guild, black=0, white=0)
+    assert result.ephemeral and result.embed["title"] == "This command was updated"
+    assert any(r.levelname == "WARNING" and "changed" in r.getMessage() for r in caplog.records)

@@ -73,6 +73,10 @@ class AlreadyDone(UserError):
         super().__init__("that action was already applied")
 
 
+class MalformedButton(UserError):
+    """A button whose custom_id we cannot read: from an older version, or forged."""
+
+
 class StorageUnavailable(UserError):
     """The database could not take the write (busy past our patience, disk full, read-only):
     nothing was stored. Not the player's fault; they are told, and the admin is warned."""

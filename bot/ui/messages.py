@@ -14,6 +14,7 @@ from ..core.errors import (
     GameAlreadyRunning,
     GameOver,
     ImpossibleReply,
+    MalformedButton,
     NoGameRunning,
     NothingToTakeBack,
     NotYourChallenge,
@@ -149,6 +150,10 @@ def describe_user_error(error: UserError) -> tuple[str, str]:
             return "Already done", (
                 "That action arrived twice; it was applied once, the first time. Nothing more "
                 "was stored.")
+        case MalformedButton():
+            return "That button is out of date", (
+                "I can't read that button: it comes from an older version of the bot. Nothing "
+                "was changed. Use the latest board, or `/mastermind board` to show it.")
         case StorageUnavailable():
             why = {"busy": "the database is busy", "disk full": "the server's disk is full",
                    "read-only": "the database file is read-only",

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..core.errors import StorageUnavailable, UserError
+from ..core.errors import MalformedButton, StorageUnavailable, UserError
 from ..store.db import on_write_wait
 from .messages import describe_user_error
 
@@ -87,6 +87,10 @@ def describe_error(error: Exception) -> tuple[str, str] | None:
     original = getattr(error, "original", error)
     if isinstance(original, UserError):
         return describe_user_error(original)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return "This command was updated", (
+            "This command changed in the bot's latest version and your Discord app still "
+            "shows the old one. Try again in a moment (restarting Discord refreshes it).")
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Servers only", "Mastermind games live in server channels: use this command there."
     if isinstance(error, app_commands.TransformerError):
@@ -114,6 +118,9 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         log.warning("interaction %s was already answered (delivered twice?)", interaction.id)
         return
     original = getattr(error, "original", error)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.warning("interaction %s used a command that changed since it was synced: %s",
+                    interaction.id, error)
     if isinstance(original, StorageUnavailable):
         log.warning("interaction %s: nothing stored, the database is unavailable (%s)",
                     interaction.id, original.reason)
@@ -175,6 +182,26 @@ class ReportingButton(discord.ui.DynamicItem[discord.ui.Button], template=re.com
 
     async def run(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
+
+
+#: Largest id a custom_id may carry (SQLite integers are signed 64-bit).
+MAX_ID = 2**63 - 1
+
+
+class UnknownButton(ReportingButton, template=r"(?!mm[clf]:)mm[a-z]*:.*"):
+    """A button of ours with a prefix no feature owns (an older version's): say so."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="?", custom_id="mmx:unknown"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> UnknownButton:
+        return cls()
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        raise MalformedButton()
 
 
 class ReportingModal(discord.ui.Modal):

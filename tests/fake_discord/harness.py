@@ -480,6 +480,15 @@ class FakeDiscord:
         the same token, or a replay): Discord refuses a second answer with 40060."""
         return await self._run(bot, result.record, timeout=None, expect_response=False)
 
+    def old_message(self, channel: FakeChannel, custom_ids: Sequence[str]) -> FakeMessage:
+        """A message the bot posted long ago (another version), with buttons of these ids:
+        what a player may still click after an upgrade, or craft."""
+        buttons = [{"type": 2, "style": 2, "label": str(i), "custom_id": cid}
+                   for i, cid in enumerate(custom_ids)]
+        rows = [{"type": 1, "components": buttons[k:k + 5]} for k in range(0, len(buttons), 5)]
+        return self.state._create_message(channel, {"content": "an old board",
+                                                    "components": rows})
+
     def stale_click(
         self,
         message: FakeMessage | int,

@@ -14,7 +14,8 @@ import discord
 
 from engine import Rules
 
-from ...ui.responses import ReportingButton, ReportingModal, cog_of
+from ...core.errors import MalformedButton
+from ...ui.responses import MAX_ID, ReportingButton, ReportingModal, cog_of
 
 
 class Action(StrEnum):
@@ -35,29 +36,40 @@ def _controller(interaction: discord.Interaction):
     return cog_of(interaction, ChallengeCog)
 
 
-class ChallengeButton(
-    ReportingButton,
-    template=r"mmc:(?P<action>r|b|back|undo|reveal):(?P<game>\d{1,18})(?P<rest>(?::\d{1,2}){0,3})",
-):
-    """Any button of a challenge board; ``action`` says what it does."""
+_WELL_FORMED = re.compile(r"(?P<action>r|b|back|undo|reveal):(?P<game>\d{1,20})"
+                          r"(?P<rest>(?::\d{1,20}){0,3})")
 
-    def __init__(self, action: Action, game: int, *parts: int, label: str = "",
+
+class ChallengeButton(ReportingButton, template=r"mmc:(?P<body>.*)"):
+    """Any button of a challenge board; ``action`` says what it does. Every ``mmc:`` id
+    lands here, so one this version cannot read is answered, not ignored."""
+
+    def __init__(self, action: Action | None, game: int, *parts: int, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  row: int | None = None):
         self.action, self.game, self.parts = action, game, parts
         super().__init__(
-            discord.ui.Button(label=label or action.value, style=style,
-                              custom_id=custom_id(action, game, *parts), row=row)
+            discord.ui.Button(label=label or (action.value if action else "?"), style=style,
+                              custom_id=custom_id(action or Action.REVEAL, game, *parts),
+                              row=row)
         )
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
     ) -> ChallengeButton:
-        parts = tuple(int(p) for p in match["rest"].split(":") if p)
-        return cls(Action(match["action"]), int(match["game"]), *parts)
+        found = _WELL_FORMED.fullmatch(match["body"])
+        if found is None:
+            return cls(None, 0)
+        numbers = [found["game"], *(p for p in found["rest"].split(":") if p)]
+        if any(int(n) > MAX_ID for n in numbers):
+            return cls(None, 0)
+        game, *parts = (int(n) for n in numbers)
+        return cls(Action(found["action"]), game, *parts)
 
     async def run(self, interaction: discord.Interaction) -> None:
+        if self.action is None:
+            raise MalformedButton()
         await _controller(interaction).on_button(interaction, self.action, self.game, self.parts)
 
 

@@ -230,13 +230,14 @@ class ChallengeService:
             return ChallengeState(game, seconds)
 
     # ---- a take-back ------------------------------------------------------------------------
-    def check_take_back(self, game: GameRecord, turn: int | None) -> ReplyRecord:
-        if not game.replies:
+    def check_take_back(self, game: GameRecord, turn: int) -> ReplyRecord:
+        """The reply the button names must be the last standing one (``turn`` 0: a button
+        from before take-backs named their turn)."""
+        if turn != 0 and not game.replies:
             raise NothingToTakeBack()
-        last = game.replies[-1]
-        if turn is None or turn != last.turn:
+        if turn == 0 or turn != game.replies[-1].turn:
             raise OutOfDate(game, turn)
-        return last
+        return game.replies[-1]
 
     async def commit_take_back(
         self, game: GameRecord, last: ReplyRecord, *, action_id: int

@@ -10,7 +10,8 @@ import discord
 from engine.rules import MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS
 
 from ...core.enums import Mode, Period
-from ...ui.responses import ReportingButton, cog_of
+from ...core.errors import MalformedButton
+from ...ui.responses import MAX_ID, ReportingButton, cog_of
 
 #: A rule size as people type it: ``4x6`` or ``5x8 no-repeats``.
 SIZE_PATTERN = re.compile(
@@ -32,17 +33,19 @@ def _controller(interaction: discord.Interaction):
     return cog_of(interaction, StatsCog)
 
 
-class PageButton(
-    ReportingButton,
-    template=rf"mml:(?P<mode>breaker|challenge):(?P<scope>\d{{1,19}}):(?P<period>all|month|week)"
-             rf":(?P<size>[{MIN_PEGS}-{MAX_PEGS}]x[{MIN_COLORS}-{MAX_COLORS}]n?)"
-             rf":(?P<page>\d{{1,6}}):(?P<way>prev|next)",
-):
+_PAGE = re.compile(
+    rf"(?P<mode>breaker|challenge):(?P<scope>\d{{1,20}}):(?P<period>all|month|week)"
+    rf":(?P<size>[{MIN_PEGS}-{MAX_PEGS}]x[{MIN_COLORS}-{MAX_COLORS}]n?)"
+    rf":(?P<page>\d{{1,6}}):(?P<way>prev|next)")
+
+
+class PageButton(ReportingButton, template=r"mml:(?P<body>.*)"):
     """Prev/next on a leaderboard; the custom_id says which board and page to show."""
 
     def __init__(self, mode: Mode, scope: int, period: Period, size: str, page: int, way: str,
-                 *, disabled: bool = False):
+                 *, disabled: bool = False, readable: bool = True):
         self.mode, self.scope, self.period, self.size, self.page = mode, scope, period, size, page
+        self.readable = readable
         super().__init__(discord.ui.Button(
             label="◀ Prev" if way == "prev" else "Next ▶", style=discord.ButtonStyle.secondary,
             custom_id=f"mml:{mode.value}:{scope}:{period.value}:{size_code(size)}:{page}:{way}",
@@ -53,15 +56,23 @@ class PageButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
     ) -> PageButton:
-        return cls(Mode(match["mode"]), int(match["scope"]), Period(match["period"]),
-                   size_from_code(match["size"]), int(match["page"]), match["way"])
+        found = _PAGE.fullmatch(match["body"])
+        if found is None or int(found["scope"]) > MAX_ID:
+            return cls(Mode.BREAKER, 0, Period.ALL, "4x6", 0, "next", readable=False)
+        return cls(Mode(found["mode"]), int(found["scope"]), Period(found["period"]),
+                   size_from_code(found["size"]), int(found["page"]), found["way"])
 
     async def run(self, interaction: discord.Interaction) -> None:
+        if not self.readable:
+            raise MalformedButton()
         await _controller(interaction).on_page(interaction, self.mode, self.scope, self.period,
                                                self.size, self.page)
 
 
-class ForgetButton(ReportingButton, template=r"mmf:(?P<action>yes|no):(?P<user>\d{1,19})"):
+_FORGET = re.compile(r"(?P<action>yes|no):(?P<user>\d{1,20})")
+
+
+class ForgetButton(ReportingButton, template=r"mmf:(?P<body>.*)"):
     def __init__(self, confirm: bool, user_id: int):
         self.confirm, self.user_id = confirm, user_id
         label, style = (("Delete my data", discord.ButtonStyle.danger) if confirm
@@ -74,7 +85,12 @@ class ForgetButton(ReportingButton, template=r"mmf:(?P<action>yes|no):(?P<user>\
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
     ) -> ForgetButton:
-        return cls(match["action"] == "yes", int(match["user"]))
+        found = _FORGET.fullmatch(match["body"])
+        if found is None or int(found["user"]) > MAX_ID:
+            return cls(False, 0)
+        return cls(found["action"] == "yes", int(found["user"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
+        if self.user_id == 0:
+            raise MalformedButton()
         await _controller(interaction).on_forget(interaction, self.user_id, self.confirm)
