@@ -13,6 +13,8 @@ import discord
 
 from .app import MastermindBot
 from .core.config import ConfigError, Settings
+from .store import DatabaseUnusable
+from .ui.redaction import redact_logs
 
 log = logging.getLogger("bot")
 
@@ -20,10 +22,19 @@ REJECTED_TOKEN = (
     "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal (Bot -> Reset "
     "Token) into .env. No token? `mastermind play` works offline."
 )
+#: Gateway close codes that no retry can fix: the operator must change something.
+FATAL_CLOSES = {
+    4004: REJECTED_TOKEN,
+    4010: "Discord refused the shard settings (invalid shard).",
+    4011: "Discord requires sharding for this many servers.",
+    4012: "Discord refused the gateway version: update discord.py.",
+    4013: "Discord refused the requested intents (invalid intents).",
+    4014: "Discord refused a privileged intent: enable it in the Developer Portal or drop it.",
+}
 
 
 async def run(bot: MastermindBot, token: str) -> None:
-    """Start the bot and stop it cleanly on SIGINT/SIGTERM (closing the database)."""
+    """Start the bot; on SIGINT/SIGTERM let running interactions finish, then close."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -38,27 +49,38 @@ async def run(bot: MastermindBot, token: str) -> None:
             runner.result()  # re-raise a login failure
             return
         log.info("shutting down")
-        await bot.close()
+        await bot.shutdown()
         await asyncio.gather(runner, return_exceptions=True)
+
+
+def fail(message: str, code: int) -> int:
+    print(f"mastermind-bot: {message}", file=sys.stderr)
+    return code
 
 
 def main() -> int:
     try:
         settings = Settings.from_env()
     except ConfigError as exc:
-        print(f"mastermind-bot: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc), 2)
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    redact_logs(settings.token)
     bot = MastermindBot.from_settings(settings)
     try:
         asyncio.run(run(bot, settings.token))
     except discord.LoginFailure:
-        print(f"mastermind-bot: {REJECTED_TOKEN}", file=sys.stderr)
-        return 2
+        return fail(REJECTED_TOKEN, 2)
+    except discord.ConnectionClosed as exc:
+        if exc.code in FATAL_CLOSES:
+            return fail(f"{FATAL_CLOSES[exc.code]} (gateway closed with {exc.code})", 2)
+        return fail(f"Discord closed the connection ({exc.code}): try again in a moment.", 1)
+    except discord.PrivilegedIntentsRequired:
+        return fail(FATAL_CLOSES[4014], 2)
+    except DatabaseUnusable as exc:
+        return fail(f"{exc}. Nothing was changed.", 2)
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
-        print(f"mastermind-bot: could not reach Discord ({type(exc).__name__}): check the "
-              f"network connection and try again.", file=sys.stderr)
-        return 1
+        return fail(f"could not reach Discord ({type(exc).__name__}): check the network "
+                    f"connection and try again.", 1)
     except KeyboardInterrupt:
         pass
     return 0

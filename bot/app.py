@@ -3,6 +3,7 @@ feature (``bot/features/*``), then syncs the slash commands."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -21,6 +22,18 @@ from .ui.ordering import InteractionOrder
 from .ui.responses import MastermindTree, UnknownButton
 
 log = logging.getLogger(__name__)
+
+#: Seconds running interactions get to finish on SIGTERM/SIGINT.
+SHUTDOWN_GRACE = 10.0
+#: Names discord.py gives the tasks that run a command, a button or a modal.
+_INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-",
+                      "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-")
+
+
+def _answers_an_interaction(task: asyncio.Task) -> bool:
+    return task is not asyncio.current_task() and not task.done() and (
+        task.get_name().startswith(_INTERACTION_TASKS))
+
 
 FEATURES = (
     "bot.features.breaker",
@@ -66,6 +79,8 @@ class MastermindBot(commands.Bot):
         self.clock = clock
         self._db: Database | None = None
         self.interaction_order = InteractionOrder()
+        #: Set on shutdown: new interactions are refused with a "restarting" note.
+        self.closing = False
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MastermindBot:
@@ -93,6 +108,18 @@ class MastermindBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.interaction_order.seen(interaction.id)
+
+    async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop taking interactions, let the running ones finish (up to ``grace`` seconds),
+        then close the gateway, the HTTP session and the database."""
+        self.closing = True
+        running = [t for t in asyncio.all_tasks() if _answers_an_interaction(t)]
+        if running:
+            log.info("waiting for %d running interactions", len(running))
+            _, late = await asyncio.wait(running, timeout=grace)
+            if late:
+                log.warning("%d interactions still running after %.0f s", len(late), grace)
+        await self.close()
 
     async def sync_commands(self) -> None:
         if self.dev_guild_id:

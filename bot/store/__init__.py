@@ -1,7 +1,7 @@
 """SQLite storage: the connection, transactions and migrations (``db``), and the SQL for
 each group of tables (``games``, ``replies``, ``stats``). No SQL lives outside this package."""
 
-from .db import Database, MigrationError, is_duplicate_action, once
+from .db import Database, DatabaseUnusable, MigrationError, is_duplicate_action, once
 from .games import GameStore, StaleWrite
 from .replies import ReplyStore
 from .stats import Board, StandingRow, StatsStore
@@ -9,6 +9,7 @@ from .stats import Board, StandingRow, StatsStore
 __all__ = [
     "Board",
     "Database",
+    "DatabaseUnusable",
     "GameStore",
     "MigrationError",
     "ReplyStore",

@@ -38,6 +38,23 @@ class MigrationError(RuntimeError):
     """A migration file is misnamed or failed to apply (the database is left as it was)."""
 
 
+class DatabaseUnusable(RuntimeError):
+    """The database file can't be used at all; the message names it and says why."""
+
+
+def _why_unusable(path: Path, error: BaseException) -> str:
+    text = str(error).lower()
+    if path.is_dir():
+        return "is a directory, not a database file"
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return "is not an SQLite database, or is damaged: restore it from a backup or move it"
+    if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
+        return "is read-only: the bot needs to write to it (check its permissions)"
+    if "full" in text:
+        return "can't grow: the disk is full"
+    return f"can't be opened ({error})"
+
+
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, Path]]:
     """``(version, name, path)`` of every ``NNN_name.sql``, in order; numbers must not repeat."""
     found = []
@@ -65,10 +82,17 @@ class Database:
 
     @classmethod
     async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> Database:
+        """Open (or create) the database and bring its schema up to date.
+
+        Raises :class:`DatabaseUnusable` naming the file and the problem when it can't be
+        used (not a database, a directory, read-only, disk full), leaving it untouched."""
         path = Path(path)
-        if path.parent and not path.parent.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            if path.parent and not path.parent.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+            connection = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise DatabaseUnusable(f"the database {path} {_why_unusable(path, exc)}") from exc
         connection.row_factory = aiosqlite.Row
         db = cls(connection, path)
         try:
@@ -77,8 +101,16 @@ class Database:
             await connection.execute(f"PRAGMA busy_timeout = {int(QUICK * 1000)}")
             await connection.execute("PRAGMA synchronous = NORMAL")
             await db.migrate(migrations)
-        except BaseException:
+        except BaseException as exc:
             await connection.close()
+            if isinstance(exc, sqlite3.Error | OSError | StorageUnavailable):
+                raise DatabaseUnusable(f"the database {path} {_why_unusable(path, exc)}") from exc
+            cause = exc.__cause__
+            if isinstance(exc, MigrationError) and isinstance(cause, sqlite3.Error) and (
+                not _why_unusable(path, cause).startswith("can't be opened")
+            ):  # the file's fault (read-only, full, damaged), not the migration's
+                raise DatabaseUnusable(
+                    f"the database {path} {_why_unusable(path, exc.__cause__)}") from exc
             raise
         return db
 

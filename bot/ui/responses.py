@@ -51,8 +51,16 @@ async def defer_once(interaction: discord.Interaction) -> None:
         await interaction.response.defer()
 
 
-def defer_if_the_database_waits(interaction: discord.Interaction) -> None:
-    """Within this interaction's task, a write that has to wait defers it first."""
+class Restarting(app_commands.CheckFailure):
+    """An interaction that arrived while the bot shuts down: refused before anything runs."""
+
+
+def begin(interaction: discord.Interaction) -> None:
+    """Before any interaction runs: refuse it during shutdown; otherwise, within its task,
+    a write that has to wait for the database defers it first."""
+    if getattr(interaction.client, "closing", False):  # MastermindBot.shutdown sets it
+        raise Restarting("The bot is restarting: try again in a few seconds. Nothing was "
+                         "stored.")
     on_write_wait.set(lambda: defer_once(interaction))
 
 
@@ -97,6 +105,8 @@ def describe_error(error: Exception) -> tuple[str, str] | None:
         return "That value doesn't fit", f"{error}. Check the option and try again."
     if isinstance(error, app_commands.CommandOnCooldown):
         return "Slow down", f"Try again in {error.retry_after:.0f} s."
+    if isinstance(error, Restarting):
+        return "Restarting", str(error)
     if isinstance(error, app_commands.CheckFailure):
         return "Not here", str(error) or "You can't use that command here."
     return None
@@ -149,7 +159,7 @@ class MastermindTree(app_commands.CommandTree):
     """Maps every app-command error to a friendly ephemeral reply, in one place."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        defer_if_the_database_waits(interaction)
+        begin(interaction)
         return True
 
     async def on_error(
@@ -174,8 +184,8 @@ class ReportingButton(discord.ui.DynamicItem[discord.ui.Button], template=re.com
     DynamicItem callback raises, so the reporting happens here, once for all of them."""
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        defer_if_the_database_waits(interaction)
         try:
+            begin(interaction)
             await self.run(interaction)
         except Exception as exc:  # report_error logs the unexpected ones
             await report_error(interaction, exc)
@@ -213,7 +223,7 @@ class ReportingModal(discord.ui.Modal):
     # discord.py's own Modal.on_error drops BaseView.on_error's item argument; this is
     # Modal's signature exactly, which mypy reports against BaseView.
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        defer_if_the_database_waits(interaction)
+        begin(interaction)
         return True
 
     async def on_error(  # type: ignore[override]

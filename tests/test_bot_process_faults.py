@@ -1,0 +1,154 @@
+"""Faults of a real ``python -m bot`` process against the loopback fake Discord: a bad
+database at start, the token reset while running (gateway close 4004), SIGTERM under a
+burst of interactions, and tokens kept out of the logs at DEBUG."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from fake_discord.server import FakeDiscordServer
+from test_bot_process import (
+    STEP,
+    TEST_BUDGET,
+    bot_env,
+    bot_process,
+    query,
+    wait_ready,
+)
+
+
+def our_lines(bot) -> list[str]:
+    return [line for line in bot.stderr if line.startswith("mastermind-bot:")]
+
+
+async def exit_of(tmp_path: Path, db: Path) -> tuple[int, list[str], str]:
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        guild = server.state.create_guild("Guild")
+        async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
+            code = await bot.finish()
+    return code, our_lines(bot), bot.output
+
+
+def garbage(path: Path) -> Path:
+    path.write_bytes(b"this is not a database, just some text " * 100)
+    return path
+
+
+def truncated(path: Path) -> Path:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE t (x)")
+        conn.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 200)
+    conn.close()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3 + 100])
+    return path
+
+
+def directory(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize(("make", "words"), [
+    (garbage, "not an SQLite database"),
+    (truncated, "not an SQLite database"),
+    (directory, "is a directory"),
+])
+async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path, make, words):
+    db = make(tmp_path / "games.sqlite3")
+    before = db.read_bytes() if db.is_file() else None
+    code, ours, output = await exit_of(tmp_path, db)
+    assert code == 2, output
+    assert len(ours) == 1 and str(db) in ours[0] and words in ours[0], output
+    assert "Traceback" not in output, output
+    if before is not None:
+        assert db.read_bytes() == before
+
+
+async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    garbage(db).unlink()
+    import sqlite3
+
+    sqlite3.connect(db).close()
+    db.chmod(0o444)
+    tmp_path.chmod(0o555)
+    try:
+        if os.access(db, os.W_OK):
+            pytest.skip("running as root: file permissions can't make the database read-only")
+        code, ours, output = await exit_of(tmp_path, db)
+    finally:
+        tmp_path.chmod(0o755)
+    assert code == 2 and len(ours) == 1 and "read-only" in ours[0], output
+
+
+async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path):
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        guild = server.state.create_guild("Guild")
+        async with bot_process(bot_env(server, tmp_path / "db.sqlite3", guild), tmp_path) as bot:
+            await wait_ready(server, bot, guild, syncs_before=0)
+            session = await server.wait_for_session(STEP)
+            await session.close(4004, "Authentication failed.")
+            code = await bot.finish()
+    assert code == 2, bot.output
+    ours = our_lines(bot)
+    assert len(ours) == 1 and "rejected DISCORD_TOKEN" in ours[0], bot.output
+    assert "Traceback" not in bot.output, bot.output
+
+
+async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_path):
+    db = tmp_path / "burst.sqlite3"
+    async with asyncio.timeout(TEST_BUDGET * 2), FakeDiscordServer() as server:
+        state = server.state
+        guild = state.create_guild("Burst Guild")
+        channels = [state.create_channel(guild, f"c{k}") for k in range(25)]
+        players = [state.create_user(f"p{k}") for k in range(25)]
+        async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
+            await wait_ready(server, bot, guild, syncs_before=0)
+            session = await server.wait_for_session(STEP)
+            server._send_guild(session, guild)
+            burst = []
+            for channel, player in zip(channels, players, strict=True):
+                for command, options in (("mastermind new", {}), ("guess", {"code": "1234"})):
+                    rec = state.new_command_interaction(
+                        command, user=player, channel=channel, guild=guild, options=options,
+                        context_keywords=["user", "channel", "guild"])
+                    session.dispatch("INTERACTION_CREATE", rec.payload)
+                    burst.append(rec)
+            await asyncio.sleep(0.05)  # the burst is on the wire, some of it being handled
+            assert await bot.stop(signal.SIGTERM) == 0
+        unanswered = [r for r in burst if r.callback is None]
+        loading = [r for r in burst if r.original_message_id is not None
+                   and state.messages[r.original_message_id].loading]
+        assert len(burst) == 50
+        assert unanswered == [] and loading == [], (unanswered, loading, bot.output)
+        assert "Traceback" not in bot.output, bot.output
+        # What players were told matches what was stored.
+        boards = [r for r in burst if r.callback and not r.callback.ephemeral
+                  and r.name == "mastermind new"]
+        assert query(db, "SELECT COUNT(*) FROM games") == [(len(boards),)]
+
+
+async def test_no_token_reaches_the_log_at_debug(tmp_path):
+    db = tmp_path / "debug.sqlite3"
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        state = server.state
+        guild = state.create_guild("Debug Guild")
+        alice = state.create_user("alice")
+        env = bot_env(server, db, guild, LOG_LEVEL="DEBUG")
+        async with bot_process(env, tmp_path) as bot:
+            await wait_ready(server, bot, guild, syncs_before=0)
+            started = await server.slash("challenge", user=alice, guild=guild)
+            await server.slash("mastermind help", user=alice, guild=guild)
+            assert await bot.stop(signal.SIGTERM) == 0
+        tokens = list(state._by_token)
+    assert started.record.token in tokens
+    assert "webhooks/" in bot.output  # discord.py did log the webhook URLs...
+    for token in [state.token, *tokens]:
+        assert token not in bot.output  # ...with the tokens masked
