@@ -174,3 +174,50 @@ async def test_a_command_changed_since_the_client_loaded_it(fake_discord, start_
                                       guild=world.guild, black=0, white=0)
     assert result.ephemeral and result.embed["title"] == "This command was updated"
     assert any(r.levelname == "WARNING" and "changed" in r.getMessage() for r in caplog.records)
+
+
+@contextlib.contextmanager
+def small_disk(tmp_path):
+    """A 512 KiB tmpfs (where this machine lets the tests mount one)."""
+    import subprocess
+
+    mount = tmp_path / "small-disk"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
+                          capture_output=True)
+    if made.returncode != 0:
+        import pytest
+
+        pytest.skip(f"can't mount a small tmpfs here: {made.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+async def test_a_full_disk_mid_game_stores_nothing_and_says_so(fake_discord, start_bot, world,
+                                                               tmp_path, wall_clock):
+    from bot.app import MastermindBot
+
+    with small_disk(tmp_path) as disk:
+        db = disk / "games.sqlite3"
+        bot = MastermindBot(database_path=db, clock=wall_clock)
+        await fake_discord.login(bot)
+        await fake_discord.slash(bot, "mastermind new", user=world.alice, channel=world.general,
+                                 guild=world.guild)
+        filler = disk / "filler"
+        with contextlib.suppress(OSError), open(filler, "wb") as out:
+            while True:
+                out.write(b"\0" * 4096)
+                out.flush()
+        before = snapshot(db)
+        results = [await guess(fake_discord, bot, world, code)
+                   for code in ("1234", "2345", "3456", "4561", "5612", "6123")]
+        told = [r.messages[-1] for r in results if r.messages[-1].ephemeral]
+        assert told, "the disk never filled up"
+        assert told[0].embed["title"] == "Nothing was stored"
+        assert "disk is full" in told[0].embed["description"]
+        stored = snapshot(db)["guesses"]
+        shown = [r for r in results if not r.messages[-1].ephemeral]
+        assert len(stored) == len(before["guesses"]) + len(shown)  # told == stored
+        await bot.close()
