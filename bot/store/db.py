@@ -87,6 +87,8 @@ class Database:
         Raises :class:`DatabaseUnusable` naming the file and the problem when it can't be
         used (not a database, a directory, read-only, disk full), leaving it untouched."""
         path = Path(path)
+        if path.is_dir():  # checked first: aiosqlite's thread outlives a failed connect
+            raise DatabaseUnusable(f"the database {path} {_why_unusable(path, OSError())}")
         try:
             if path.parent and not path.parent.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
