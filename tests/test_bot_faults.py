@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import sqlite3
 
+import discord
 from conftest import secret_of, snapshot
 from test_bot_challenge import game_id, start
 
@@ -221,3 +222,36 @@ async def test_a_full_disk_mid_game_stores_nothing_and_says_so(fake_discord, sta
         shown = [r for r in results if not r.messages[-1].ephemeral]
         assert len(stored) == len(before["guesses"]) + len(shown)  # told == stored
         await bot.close()
+
+
+async def test_a_board_that_cannot_be_shown_after_the_move_was_stored_says_so(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    # Discord refuses the edit of the board once (after the reply was committed).
+    fake_discord.state.fail_next("PATCH", r"/webhooks/\d+/[^/]+/messages/@original", 400, 50035,
+                                 "Invalid Form Body")
+    result = await fake_discord.click(bot, board, f"mmc:r:{game_id(board)}:1:0:1",
+                                      user=world.alice)
+    told = result.messages[-1]
+    assert told.ephemeral and told.embed["title"] == "Saved, but not shown"
+    assert "Don't repeat it" in told.embed["description"]
+    assert rows(db_path, "SELECT turn, black, white FROM challenge_replies") == [(1, 0, 1)]
+
+
+async def test_an_interaction_that_expired_before_the_answer_is_only_logged(
+    fake_discord, start_bot, world, db_path, caplog
+):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    code = wrong(secret_of(db_path, world.general.id))
+    fake_discord.state.fail_next("POST", r"/interactions/\d+/[^/]+/callback", 404, 10062,
+                                 "Unknown interaction", times=2)
+    fake_discord.expect_error(discord.NotFound)  # reaches the tree's error handler, reported
+    await fake_discord.slash(bot, "guess", user=world.alice, channel=world.general,
+                             guild=world.guild, code=code, expect_response=False)
+    stored = [g[3] for g in snapshot(db_path)["guesses"]]
+    assert stored == [code]  # the move stands: /mastermind board shows it
+    assert any("expired" in r.getMessage() and "move stored" in r.getMessage()
+               for r in caplog.records if r.levelname == "WARNING")

@@ -25,6 +25,10 @@ QUICK = 0.5
 #: ...and how long a deferred write keeps trying before it says nothing was stored.
 PATIENCE = 30.0
 
+#: Set in an interaction's task once one of its writes committed, so an error after that
+#: is reported truthfully ("your move was saved").
+committed: ContextVar[bool] = ContextVar("committed", default=False)
+
 #: Called once when a write has to wait; the Discord layer sets it per interaction (to
 #: defer it). Services never see it.
 on_write_wait: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
@@ -112,7 +116,7 @@ class Database:
                 not _why_unusable(path, cause).startswith("can't be opened")
             ):  # the file's fault (read-only, full, damaged), not the migration's
                 raise DatabaseUnusable(
-                    f"the database {path} {_why_unusable(path, exc.__cause__)}") from exc
+                    f"the database {path} {_why_unusable(path, cause)}") from exc
             raise
         return db
 
@@ -210,6 +214,7 @@ class Database:
                 with contextlib.suppress(sqlite3.Error):
                     await self.connection.execute("ROLLBACK")
                 raise _unavailable(exc) from exc
+            committed.set(True)
         finally:
             self._write_lock.release()
 

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..core.errors import MalformedButton, StorageUnavailable, UserError
-from ..store.db import on_write_wait
+from ..store.db import committed, on_write_wait
 from .messages import describe_user_error
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,7 @@ def begin(interaction: discord.Interaction) -> None:
     if getattr(interaction.client, "closing", False):  # MastermindBot.shutdown sets it
         raise Restarting("The bot is restarting: try again in a few seconds. Nothing was "
                          "stored.")
+    committed.set(False)  # tasks inherit the context they were made in: start clean
     on_write_wait.set(lambda: defer_once(interaction))
 
 
@@ -128,6 +129,10 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         log.warning("interaction %s was already answered (delivered twice?)", interaction.id)
         return
     original = getattr(error, "original", error)
+    if isinstance(original, discord.NotFound) and original.code == EXPIRED:
+        log.warning("interaction %s expired before it was answered (move %s)", interaction.id,
+                    "stored" if committed.get() else "not stored")
+        return
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("interaction %s used a command that changed since it was synced: %s",
                     interaction.id, error)
@@ -136,14 +141,7 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
                     interaction.id, original.reason)
     described = describe_error(error)
     if described is None:
-        command = interaction.command.qualified_name if interaction.command else "component"
-        log.error("unexpected error in %s (interaction %s)", command, interaction.id,
-                  exc_info=error)
-        described = (
-            "Something went wrong on my side",
-            "Sorry, that failed because of a bug in the bot. Nothing you did was lost; "
-            "please try again in a moment.",
-        )
+        described = _describe_failure(interaction, original)
     try:
         await send_ephemeral(interaction, error_embed(*described))
     except discord.HTTPException as exc:
@@ -153,6 +151,34 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         else:
             log.warning("could not deliver an error message for interaction %s",
                         interaction.id)
+
+
+#: Discord's "Unknown interaction": the 15-minute token (or the 3 s window) has passed.
+EXPIRED = 10062
+
+
+def _describe_failure(interaction: discord.Interaction, error: BaseException
+                      ) -> tuple[str, str]:
+    """What to say when something failed that is not the player's doing: whether their move
+    was stored decides the words. Discord's own failures are warnings; the rest is a bug."""
+    saved = committed.get()
+    command = interaction.command.qualified_name if interaction.command else "component"
+    if isinstance(error, discord.HTTPException):
+        log.warning("Discord refused an answer in %s (interaction %s, move %s): %s", command,
+                    interaction.id, "stored" if saved else "not stored", error)
+    else:
+        log.error("unexpected error in %s (interaction %s, move %s)", command, interaction.id,
+                  "stored" if saved else "not stored", exc_info=error)
+    if saved:
+        return "Saved, but not shown", (
+            "Your move was saved, but showing it failed. Don't repeat it: "
+            "`/mastermind board` shows the game as it stands.")
+    if isinstance(error, discord.HTTPException):
+        return "Discord didn't take my answer", (
+            "Discord refused my answer, and nothing was stored. Please try again.")
+    return "Something went wrong on my side", (
+        "Sorry, that failed because of a bug in the bot, and nothing was stored. Please try "
+        "again in a moment.")
 
 
 class MastermindTree(app_commands.CommandTree):

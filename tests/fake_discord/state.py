@@ -106,6 +106,23 @@ class ApiResponse:
 
 
 @dataclass
+class Fault:
+    """A REST failure to inject: the next ``times`` requests matching ``method`` and the
+    ``path`` pattern get this error instead of being handled (Discord having a bad moment)."""
+
+    method: str
+    path: str
+    status: int
+    code: int = 0
+    message: str = "injected fault"
+    times: int = 1
+
+    def matches(self, req: ApiRequest) -> bool:
+        return self.times > 0 and req.method == self.method and bool(
+            re.search(self.path, req.path))
+
+
+@dataclass
 class Violation:
     """A request Discord would have rejected (the fake rejected it the same way)."""
 
@@ -268,6 +285,7 @@ class DiscordState:
         self._by_token: dict[str, InteractionRecord] = {}
         self.requests: list[RecordedRequest] = []
         self.violations: list[Violation] = []
+        self.faults: list[Fault] = []
         self.gateway_url: str = "wss://gateway.invalid/"
         self.message_listeners: list[Callable[[str, FakeMessage], None]] = []
         self.request_listeners: list[Callable[[RecordedRequest], None]] = []
@@ -718,10 +736,24 @@ class DiscordState:
         )
 
     # ------------------------------------------------------------------------ REST entry
+    def fail_next(self, method: str, path: str, status: int, code: int = 0,
+                  message: str = "injected fault", times: int = 1) -> Fault:
+        """Make the next ``times`` matching requests fail (see :class:`Fault`)."""
+        fault = Fault(method, path, status, code, message, times)
+        self.faults.append(fault)
+        return fault
+
+    def _injected(self, req: ApiRequest) -> ApiResponse | None:
+        for fault in self.faults:
+            if fault.matches(req):
+                fault.times -= 1
+                return ApiResponse(fault.status, {"code": fault.code, "message": fault.message})
+        return None
+
     def handle(self, req: ApiRequest) -> ApiResponse:
         rec = self._attributed_interaction(req)
         try:
-            resp = self._dispatch(req)
+            resp = self._injected(req) or self._dispatch(req)
         except _Reject as rej:
             body = rej.body or {"code": rej.code, "message": rej.message}
             resp = ApiResponse(rej.status, body)
