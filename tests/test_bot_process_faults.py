@@ -5,8 +5,10 @@ burst of interactions, and tokens kept out of the logs at DEBUG."""
 from __future__ import annotations
 
 import asyncio
-import os
+import contextlib
 import signal
+import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,8 @@ from test_bot_process import (
     query,
     wait_ready,
 )
+
+from bot.store.db import MIGRATIONS_DIR
 
 
 def our_lines(bot) -> list[str]:
@@ -71,21 +75,58 @@ async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path
         assert db.read_bytes() == before
 
 
-async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path):
-    db = tmp_path / "games.sqlite3"
-    garbage(db).unlink()
-    import sqlite3
-
-    sqlite3.connect(db).close()
-    db.chmod(0o444)
-    tmp_path.chmod(0o555)
+@contextlib.contextmanager
+def small_disk(tmp_path: Path, size: str = "512k"):
+    """A small tmpfs of our own (where the machine lets tests mount one)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
+                          capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"can't mount a tmpfs here: {made.stderr.decode().strip()}")
     try:
-        if os.access(db, os.W_OK):
-            pytest.skip("running as root: file permissions can't make the database read-only")
-        code, ours, output = await exit_of(tmp_path, db)
+        yield mount
     finally:
-        tmp_path.chmod(0o755)
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def old_database(path: Path) -> None:
+    """A database of the first schema version: starting the bot migrates it (writes)."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.executescript((MIGRATIONS_DIR / "001_games.sql").read_text())
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT"
+                     " NOT NULL, applied_at REAL NOT NULL)")
+        conn.execute("INSERT INTO schema_migrations VALUES (1, '001_games', 0)")
+        conn.commit()
+
+
+async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path):
+    with small_disk(tmp_path) as disk:
+        db = disk / "games.sqlite3"
+        old_database(db)
+        before = db.read_bytes()
+        remount = subprocess.run(["mount", "-o", "remount,ro", str(disk)], capture_output=True)
+        if remount.returncode != 0:
+            pytest.skip("can't remount the tmpfs read-only here")
+        code, ours, output = await exit_of(tmp_path, db)
+        assert db.read_bytes() == before
     assert code == 2 and len(ours) == 1 and "read-only" in ours[0], output
+    assert "Traceback" not in output, output
+
+
+async def test_a_full_disk_at_start_is_one_line_and_exit_2(tmp_path):
+    with small_disk(tmp_path, "256k") as disk:
+        db = disk / "games.sqlite3"
+        old_database(db)
+        with contextlib.suppress(OSError), open(disk / "filler", "wb") as out:
+            while True:
+                out.write(b"\0" * 4096)
+                out.flush()
+        before = db.read_bytes()
+        code, ours, output = await exit_of(tmp_path, db)
+        assert db.read_bytes() == before
+    assert code == 2 and len(ours) == 1 and "disk is full" in ours[0], output
+    assert "Traceback" not in output, output
 
 
 async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path):
