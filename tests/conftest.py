@@ -62,9 +62,11 @@ def start_bot(fake_discord, db_path, wall_clock):
     return start
 
 
-def snapshot(db_path: Path) -> dict[str, list[tuple]]:
-    """Every row of the game tables, read with a separate plain sqlite3 connection."""
+def snapshot(db_path: Path) -> dict[str, list[sqlite3.Row]]:
+    """Every row of the game tables, read with a separate plain sqlite3 connection; columns
+    are read by name (``row["status"]``), so a new migration never shifts them."""
     with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        conn.row_factory = sqlite3.Row
         return {
             table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
             for table in ("games", "guesses", "players")

@@ -58,12 +58,13 @@ async def test_full_won_game(fake_discord, start_bot, world, db_path):
     assert f"<@{world.bob.id}>" in won.embed["description"]
     assert secret in won.embed["description"]
     rows = snapshot(db_path)
-    assert [g[1:6] for g in rows["guesses"]] == [
+    columns = ("turn", "player_id", "code", "black", "white")
+    assert [tuple(g[c] for c in columns) for g in rows["guesses"]] == [
         (1, world.alice.id, miss, fb.black, fb.white),
         (2, world.bob.id, secret, 4, 0),
     ]
     game = rows["games"][0]
-    assert game[9] == "won" and game[11] == world.bob.id
+    assert game["status"] == "won" and game["winner_id"] == world.bob.id
 
 
 async def test_lost_game_reveals_the_code(fake_discord, start_bot, world, db_path):
@@ -118,7 +119,7 @@ async def test_full_width_digits_and_letters_are_accepted(fake_discord, start_bo
     letters = "-".join("ROYGBP"[int(d) - 1].lower() for d in second)
     assert not (await guess(fake_discord, bot, world, wide)).ephemeral
     assert not (await guess(fake_discord, bot, world, letters)).ephemeral
-    assert [row[3] for row in snapshot(db_path)["guesses"]] == [first, second]
+    assert [row["code"] for row in snapshot(db_path)["guesses"]] == [first, second]
 
 
 async def test_repeat_refused_when_repeats_are_off(fake_discord, start_bot, world, db_path):
@@ -173,7 +174,7 @@ async def test_quit_rules(fake_discord, start_bot, world, db_path):
                                      channel=world.general, guild=world.guild)
     assert not ended.ephemeral
     assert secret in ended.embed["description"]
-    assert snapshot(db_path)["games"][0][9] == "quit"
+    assert snapshot(db_path)["games"][0]["status"] == "quit"
     # The starter may quit their own game too.
     await new_game(fake_discord, bot, world, user=world.bob)
     mine = await fake_discord.slash(bot, "mastermind quit", user=world.bob,
@@ -210,8 +211,8 @@ async def test_concurrent_guesses_are_all_applied_once(fake_discord, start_bot, 
     ))
     assert all(not r.ephemeral for r in results)
     stored = snapshot(db_path)["guesses"]
-    assert [g[1] for g in stored] == list(range(1, len(codes) + 1))
-    assert sorted(g[3] for g in stored) == sorted(codes)
+    assert [g["turn"] for g in stored] == list(range(1, len(codes) + 1))
+    assert sorted(g["code"] for g in stored) == sorted(codes)
 
 
 async def test_a_guess_after_the_win_is_too_late(fake_discord, start_bot, world, db_path):
@@ -267,7 +268,7 @@ async def test_idle_game_is_abandoned(fake_discord, start_bot, world, db_path, w
     result = await guess(fake_discord, bot, world, "1234")
     assert result.ephemeral
     assert "abandoned" in result.embed["description"] and secret in result.embed["description"]
-    assert snapshot(db_path)["games"][0][9] == "abandoned"
+    assert snapshot(db_path)["games"][0]["status"] == "abandoned"
     fresh = await new_game(fake_discord, bot, world)
     assert fresh.embed["title"].startswith("Mastermind")
 

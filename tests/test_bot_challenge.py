@@ -70,7 +70,7 @@ async def test_the_bot_breaks_a_code(fake_discord, start_bot, world, db_path):
     assert board.embed["title"] == f"I broke your code in {used} guesses!"
     assert board.components == [] or not board.custom_ids
     rows = snapshot(db_path)
-    assert rows["games"][0][9] == "won"
+    assert rows["games"][0]["status"] == "won"
     with sqlite3.connect(db_path) as conn:
         stored = conn.execute("SELECT turn, guess, black, white FROM challenge_replies").fetchall()
     assert len(stored) == used and stored[-1][2:] == (4, 0)
@@ -92,7 +92,7 @@ async def test_player_wins_by_the_guess_limit(fake_discord, start_bot, world, db
     board = (await start(fake_discord, bot, world, max_guesses=2)).message
     _, board = await crack(fake_discord, bot, board, "6543", world.alice)
     assert board.embed["title"] == "You win: I couldn't break your code"
-    assert snapshot(db_path)["games"][0][9] == "lost"
+    assert snapshot(db_path)["games"][0]["status"] == "lost"
 
 
 async def test_impossible_reply_is_refused(fake_discord, start_bot, world, db_path):
@@ -158,14 +158,14 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     assert opened.modal is not None
     typo = await fake_discord.submit_modal(bot, opened, {"code": "65"}, user=world.alice)
     assert typo.ephemeral and "Expected 4 pegs, got 2" in typo.embed["description"]
-    assert snapshot(db_path)["games"][0][9] == "active"
+    assert snapshot(db_path)["games"][0]["status"] == "active"
     revealed = await fake_discord.submit_modal(bot, opened, {"code": secret}, user=world.alice)
     assert not revealed.ephemeral
     board = fake_discord.message(board.id)
     assert board.embed["title"] == "Code revealed"
     assert "These replies were wrong" in board.embed["description"]
     assert "the right reply was" in board.embed["description"]
-    assert snapshot(db_path)["games"][0][9] == "quit"
+    assert snapshot(db_path)["games"][0]["status"] == "quit"
 
 
 async def test_a_stranger_cannot_answer(fake_discord, start_bot, world, db_path):
@@ -196,7 +196,7 @@ async def test_one_game_per_channel_and_quit(fake_discord, start_bot, world, db_
     ended = await fake_discord.slash(bot, "mastermind quit", user=world.alice,
                                      channel=world.general, guild=world.guild)
     assert not ended.ephemeral and ended.original.embed["title"] == "Challenge ended"
-    assert snapshot(db_path)["games"][0][9] == "quit"
+    assert snapshot(db_path)["games"][0]["status"] == "quit"
     assert fake_discord.message(board.id).custom_ids == []  # the board's buttons are gone
 
 

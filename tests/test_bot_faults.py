@@ -73,7 +73,7 @@ async def test_a_code_already_on_the_board_costs_no_turn(fake_discord, start_bot
     again = await guess(fake_discord, bot, world, code, user=world.bob)
     assert again.ephemeral and again.embed["title"] == "Already on the board"
     assert "turn 1" in again.embed["description"]
-    assert [g[9] for g in snapshot(db_path)["games"]] == ["active"]  # still 1 guess left
+    assert [g["status"] for g in snapshot(db_path)["games"]] == ["active"]  # still 1 guess left
 
 
 async def test_one_click_delivered_twice_at_once_is_stored_once(
@@ -118,7 +118,7 @@ async def test_a_write_waiting_for_a_held_lock_defers_then_stores_the_move(
     assert played.response.type == 5
     assert played.response.at - played.record.created_at < 3
     assert not played.ephemeral and code in played.original.embed["description"]
-    assert [g[3] for g in snapshot(db_path)["guesses"]] == [code]
+    assert [g["code"] for g in snapshot(db_path)["guesses"]] == [code]
     # Reading the board never waits for the write lock.
     assert shown.response.type == 4 and shown.response.at - shown.record.created_at < 1
     fake_discord.assert_no_violations()
@@ -251,7 +251,7 @@ async def test_an_interaction_that_expired_before_the_answer_is_only_logged(
     fake_discord.expect_error(discord.NotFound)  # reaches the tree's error handler, reported
     await fake_discord.slash(bot, "guess", user=world.alice, channel=world.general,
                              guild=world.guild, code=code, expect_response=False)
-    stored = [g[3] for g in snapshot(db_path)["guesses"]]
+    stored = [g["code"] for g in snapshot(db_path)["guesses"]]
     assert stored == [code]  # the move stands: /mastermind board shows it
     assert any("expired" in r.getMessage() and "move stored" in r.getMessage()
                for r in caplog.records if r.levelname == "WARNING")

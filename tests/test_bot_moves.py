@@ -118,7 +118,7 @@ async def test_challenge_after_an_idle_game_says_it_was_abandoned_and_its_code(
     started = await start(fake_discord, bot, world)
     note = started.original.content
     assert "abandoned" in note and f"`{secret}`" in note
-    assert [g[9] for g in snapshot(db_path)["games"]] == ["abandoned", "active"]
+    assert [g["status"] for g in snapshot(db_path)["games"]] == ["abandoned", "active"]
 
 
 async def test_new_game_after_an_idle_challenge_has_no_empty_code(
