@@ -180,3 +180,11 @@ async def test_feedback_is_one_read_and_one_write(fake_discord, start_bot, world
     result = await feedback(fake_discord, bot, world, 0, 1)
     assert not result.ephemeral
     assert (log.reads, log.writes) == (1, 1), log.lines
+
+
+async def test_per_game_locks_are_dropped_after_each_move(fake_discord, start_bot, world):
+    bot = await start_bot()
+    board = (await start(fake_discord, bot, world)).message
+    await answer(fake_discord, bot, board, 0, 1, world.alice)
+    await answer(fake_discord, bot, fake_discord.message(board.id), 0, 0, world.alice)
+    assert bot.challenges.solvers.lock_count == 0

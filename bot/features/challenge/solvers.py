@@ -71,6 +71,7 @@ class SolverCache:
 
     @property
     def lock_count(self) -> int:
+        """Games with a move under way (locks are dropped once nobody waits)."""
         return len(self._locks)
 
     def newer_than(self, game: GameRecord) -> bool:
