@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from engine import InvalidRules, Rules
+from engine import CLASSIC, InvalidRules, Rules
 from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 
 from ..core.errors import BadRules
@@ -16,12 +16,11 @@ MaxGuesses = app_commands.Range[int, MIN_GUESSES, MAX_GUESSES]
 #: Longest code text accepted from Discord (the engine refuses anything over its own limit).
 CodeText = app_commands.Range[str, 1, 100]
 
-_DEFAULT = Rules()
 RULE_DESCRIPTIONS = {
-    "pegs": f"Pegs in the code ({MIN_PEGS}-{MAX_PEGS}, default {_DEFAULT.pegs})",
-    "colors": f"Colours to choose from ({MIN_COLORS}-{MAX_COLORS}, default {_DEFAULT.colors})",
+    "pegs": f"Pegs in the code ({MIN_PEGS}-{MAX_PEGS}, default {CLASSIC.pegs})",
+    "colors": f"Colours to choose from ({MIN_COLORS}-{MAX_COLORS}, default {CLASSIC.colors})",
     "max_guesses": (f"Guesses allowed ({MIN_GUESSES}-{MAX_GUESSES}, "
-                    f"default {_DEFAULT.max_guesses})"),
+                    f"default {CLASSIC.max_guesses})"),
     "repeats": "May a colour appear more than once? (default yes)",
 }
 

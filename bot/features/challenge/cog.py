@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import DEFAULT_STRATEGY, STRATEGIES
+from engine import CLASSIC, DEFAULT_STRATEGY, STRATEGIES
 from engine.rules import MAX_PEGS
 
 from ...core.errors import UnknownStrategy
@@ -51,10 +51,10 @@ class ChallengeCog(commands.Cog, name="challenge"):
     async def challenge(
         self,
         interaction: discord.Interaction,
-        pegs: Pegs = 4,
-        colors: Colors = 6,
-        max_guesses: MaxGuesses = 10,
-        repeats: bool = True,
+        pegs: Pegs = CLASSIC.pegs,
+        colors: Colors = CLASSIC.colors,
+        max_guesses: MaxGuesses = CLASSIC.max_guesses,
+        repeats: bool = CLASSIC.repeats,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
         assert interaction.channel_id is not None  # guild-only

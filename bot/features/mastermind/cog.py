@@ -12,6 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine import CLASSIC
+
 from ...core.enums import GameKind
 from ...core.games import GameService
 from ...core.records import GameRecord
@@ -54,10 +56,10 @@ class MastermindCog(
     async def new(
         self,
         interaction: discord.Interaction,
-        pegs: Pegs = 4,
-        colors: Colors = 6,
-        max_guesses: MaxGuesses = 10,
-        repeats: bool = True,
+        pegs: Pegs = CLASSIC.pegs,
+        colors: Colors = CLASSIC.colors,
+        max_guesses: MaxGuesses = CLASSIC.max_guesses,
+        repeats: bool = CLASSIC.repeats,
     ) -> None:
         rules = make_rules(pegs, colors, max_guesses, repeats)
         await cog_of(interaction, BreakerCog).start(interaction, rules)
