@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from engine import format_code
 
 from ..core.enums import GameKind
@@ -118,79 +121,126 @@ def _wrong_kind(error: WrongKindOfGame) -> tuple[str, str]:
         "code and I will try to break it.")
 
 
+Words = Callable[[Any], tuple[str, str]]
+_WORDS: dict[type[UserError], Words] = {}
+
+
+def says(*kinds: type[UserError]) -> Callable[[Words], Words]:
+    """Register the (title, message) a player reads for these errors.
+
+    A feature registers the words for its own errors beside its rendering; the lookup
+    follows the class hierarchy, so a subclass can have words of its own."""
+    def register(words: Words) -> Words:
+        for kind in kinds:
+            _WORDS[kind] = words
+        return words
+    return register
+
+
 def describe_user_error(error: UserError) -> tuple[str, str]:
     """(title, message) for a player's mistake."""
-    match error:
-        case NoGameRunning():
-            return "No game is running here", _no_game(error)
-        case GameAlreadyRunning():
-            return "A game is already running here", _already_running(error.game)
-        case TooLate():
-            game = error.game
-            return "This game is over", (
-                f"Too late: {mention(game.winner_id or 0)} already broke the code "
-                f"`{format_code(game.secret or ())}` in {guesses(game.turns_used)}. "
-                f"Start a new game with `/mastermind new`.")
-        case NotYourGame():
-            return "You can't end this game", _not_your_game(error.game)
-        case WrongKindOfGame():
-            return _wrong_kind(error)
-        case NotYourChallenge():
-            return "This is not your challenge", (
-                f"This is not your challenge: only {mention(error.game.started_by)} knows the "
-                f"code. Start your own with `/challenge` in another channel, or when this one "
-                f"ends.")
-        case AlreadyGuessed():
-            g = error.earlier
-            return "Already on the board", (
-                f"`{format_code(g.code)}` was already guessed on turn {g.turn} "
-                f"({g.feedback.black} black, {g.feedback.white} white), so it costs no turn. "
-                f"Try a code that fits every row.")
-        case AlreadyDone():
-            return "Already done", (
-                "That action arrived twice; it was applied once, the first time. Nothing more "
-                "was stored.")
-        case MalformedButton():
-            return "That button is out of date", (
-                "I can't read that button: it comes from an older version of the bot. Nothing "
-                "was changed. Use the latest board, or `/mastermind board` to show it.")
-        case StorageUnavailable():
-            why = {"busy": "the database is busy", "disk full": "the server's disk is full",
-                   "read-only": "the database file is read-only",
-                   "disk error": "the disk reported an error"}.get(error.reason, error.reason)
-            return "Nothing was stored", (
-                f"I couldn't save that because {why}, so nothing changed: try again in a "
-                f"minute. If it keeps happening, tell the server's admins.")
-        case GameOver():
-            if error.game is None:
-                return "Unknown challenge", "That challenge no longer exists."
-            return "This challenge is over", (
-                "This challenge is over. Start a new one with `/challenge`.")
-        case OutOfDate():
-            return "That board is out of date", _out_of_date(error)
-        case BadCode():
-            return "That is not a valid code", (
-                f"{_capital(error.reason)}.\nThis game: {error.rules.describe()}. "
-                f"Example: `{error.example_command}`.")
-        case ImpossibleReply():
-            return "That reply is impossible", (
-                f"{error.reason}. Count again: black = right colour in the right place, "
-                f"white = right colour in the wrong place.")
-        case RepliesContradict():
-            return "Replies contradict each other", (
-                "Your replies already contradict each other: take back the last reply or "
-                "reveal your code first.")
-        case NothingToTakeBack():
-            return "Nothing to take back", "There is no reply to take back yet."
-        case BadRules():
-            return "Those rules don't work", f"{_capital(error.reason)}."
-        case BadSize():
-            return "Unknown size", (
-                f"{error.text!r} is not a rule size: write pegs x colours like `4x6`, or "
-                f"`5x8 no-repeats`.")
-        case NotYourPrompt():
-            return "That's not yours", "Only the person who asked can confirm this."
-        case UnknownStrategy():
-            return "Unknown strategy", (
-                f"Unknown strategy {error.name!r}: choose one from the list.")
+    for kind in type(error).__mro__:
+        words = _WORDS.get(kind)
+        if words is not None:
+            return words(error)
     return "That didn't work", str(error)
+
+
+says(NoGameRunning)(lambda e: ("No game is running here", _no_game(e)))
+says(GameAlreadyRunning)(lambda e: ("A game is already running here", _already_running(e.game)))
+says(NotYourGame)(lambda e: ("You can't end this game", _not_your_game(e.game)))
+says(WrongKindOfGame)(_wrong_kind)
+says(OutOfDate)(lambda e: ("That board is out of date", _out_of_date(e)))
+says(NothingToTakeBack)(lambda e: ("Nothing to take back", "There is no reply to take back yet."))
+says(BadRules)(lambda e: ("Those rules don't work", f"{_capital(e.reason)}."))
+says(NotYourPrompt)(lambda e: ("That's not yours", "Only the person who asked can confirm this."))
+says(UnknownStrategy)(lambda e: (
+    "Unknown strategy", f"Unknown strategy {e.name!r}: choose one from the list."))
+
+
+@says(TooLate)
+def _too_late(error: TooLate) -> tuple[str, str]:
+    game = error.game
+    return "This game is over", (
+        f"Too late: {mention(game.winner_id or 0)} already broke the code "
+        f"`{format_code(game.secret or ())}` in {guesses(game.turns_used)}. "
+        f"Start a new game with `/mastermind new`.")
+
+
+@says(NotYourChallenge)
+def _not_your_challenge(error: NotYourChallenge) -> tuple[str, str]:
+    return "This is not your challenge", (
+        f"This is not your challenge: only {mention(error.game.started_by)} knows the "
+        f"code. Start your own with `/challenge` in another channel, or when this one "
+        f"ends.")
+
+
+@says(AlreadyGuessed)
+def _already_guessed(error: AlreadyGuessed) -> tuple[str, str]:
+    g = error.earlier
+    return "Already on the board", (
+        f"`{format_code(g.code)}` was already guessed on turn {g.turn} "
+        f"({g.feedback.black} black, {g.feedback.white} white), so it costs no turn. "
+        f"Try a code that fits every row.")
+
+
+@says(AlreadyDone)
+def _already_done(error: AlreadyDone) -> tuple[str, str]:
+    return "Already done", (
+        "That action arrived twice; it was applied once, the first time. Nothing more "
+        "was stored.")
+
+
+@says(MalformedButton)
+def _malformed_button(error: MalformedButton) -> tuple[str, str]:
+    return "That button is out of date", (
+        "I can't read that button: it comes from an older version of the bot. Nothing "
+        "was changed. Use the latest board, or `/mastermind board` to show it.")
+
+
+_STORAGE_REASONS = {"busy": "the database is busy", "disk full": "the server's disk is full",
+                    "read-only": "the database file is read-only",
+                    "disk error": "the disk reported an error"}
+
+
+@says(StorageUnavailable)
+def _storage_unavailable(error: StorageUnavailable) -> tuple[str, str]:
+    why = _STORAGE_REASONS.get(error.reason, error.reason)
+    return "Nothing was stored", (
+        f"I couldn't save that because {why}, so nothing changed: try again in a "
+        f"minute. If it keeps happening, tell the server's admins.")
+
+
+@says(GameOver)
+def _game_over(error: GameOver) -> tuple[str, str]:
+    if error.game is None:
+        return "Unknown challenge", "That challenge no longer exists."
+    return "This challenge is over", "This challenge is over. Start a new one with `/challenge`."
+
+
+@says(BadCode)
+def _bad_code(error: BadCode) -> tuple[str, str]:
+    return "That is not a valid code", (
+        f"{_capital(error.reason)}.\nThis game: {error.rules.describe()}. "
+        f"Example: `{error.example_command}`.")
+
+
+@says(ImpossibleReply)
+def _impossible_reply(error: ImpossibleReply) -> tuple[str, str]:
+    return "That reply is impossible", (
+        f"{error.reason}. Count again: black = right colour in the right place, "
+        f"white = right colour in the wrong place.")
+
+
+@says(RepliesContradict)
+def _replies_contradict(error: RepliesContradict) -> tuple[str, str]:
+    return "Replies contradict each other", (
+        "Your replies already contradict each other: take back the last reply or "
+        "reveal your code first.")
+
+
+@says(BadSize)
+def _bad_size(error: BadSize) -> tuple[str, str]:
+    return "Unknown size", (
+        f"{error.text!r} is not a rule size: write pegs x colours like `4x6`, or "
+        f"`5x8 no-repeats`.")
