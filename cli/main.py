@@ -24,6 +24,7 @@ from engine import (
     score,
 )
 
+from .analysis import print_analysis
 from .crack import crack_game
 from .play import play_game
 from .render import Style, histogram
@@ -65,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument(
         "--max-guesses", type=int, default=10, help="guesses allowed, 1-20 (default 10)"
     )
+    analysis = argparse.ArgumentParser(add_help=False)
+    analysis.add_argument(
+        "--analyse", "--analyze", dest="analyse", action="store_true",
+        help="at the end, show how each guess compares with the solver's, and skill and luck "
+        "scores",
+    )
     strategy = argparse.ArgumentParser(add_help=False)
     strategy.add_argument(
         "--strategy", choices=tuple(STRATEGIES), default=DEFAULT_STRATEGY, metavar="NAME",
@@ -82,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
 
     play = commands.add_parser(
-        "play", parents=[size, game, common], help="break the computer's secret code",
+        "play", parents=[size, game, analysis, common], help="break the computer's secret code",
         description="Guess the computer's secret code. Type 'help' in the game for the "
         "input formats.",
     )
@@ -92,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     crack = commands.add_parser(
-        "crack", parents=[strategy, size, game, common], formatter_class=raw,
+        "crack", parents=[strategy, size, game, analysis, common], formatter_class=raw,
         help="think of a code and let the computer break it",
         description="Think of a code; the computer guesses and you reply with black and "
         "white pegs.",
@@ -224,17 +231,23 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
     secret = draw_secret(rules, args.seed)
-    play_game(rules, secret, read=terminal_reader(stdin, stdout), out=stdout, style=style)
+    result = play_game(rules, secret, read=terminal_reader(stdin, stdout), out=stdout,
+                       style=style)
+    if args.analyse:
+        print_analysis(rules, result.turns, result.secret, out=stdout, style=style)
     return 0
 
 
 def cmd_crack(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
-    crack_game(
+    result = crack_game(
         rules, args.strategy, seed=args.seed,
         read=terminal_reader(stdin, stdout), out=stdout, style=style,
     )
+    if args.analyse:
+        secret = result.turns[-1].guess if result.outcome == "solved" else None
+        print_analysis(rules, result.turns, secret, out=stdout, style=style, who="the computer")
     return 0
 
 
