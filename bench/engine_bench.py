@@ -18,16 +18,13 @@ import time
 
 import numpy as np
 
-from engine import STRATEGIES, Rules, SolverSession, evaluate, score_codes
-from engine import strategies as strategies_module
+from engine import STRATEGIES, Rules, SolverSession, evaluate, memory, score_codes
 from engine.space import CodeSpace, space_for
 
 
 def _cold() -> None:
     """Forget every cached space and decision so a run pays for its own tables."""
-    space_for.cache_clear()
-    strategies_module._first_decision.cache_clear()
-    strategies_module._first_move_candidates.cache_clear()
+    memory.clear()
 
 
 def bench_sweep(repeats: int) -> None:

@@ -4,6 +4,7 @@ Pure Python and NumPy: no Discord, no asyncio, no I/O. The bot and the terminal 
 both build on it.
 """
 
+from . import memory
 from .codes import (
     Code,
     as_code,
@@ -60,6 +61,7 @@ __all__ = [
     "format_emoji",
     "format_letters",
     "get_strategy",
+    "memory",
     "parse_code",
     "possible_feedbacks",
     "score",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import numpy as np
 
-from .space import CodeSpace, _color_counts, every_code
+from .space import CodeSpace, color_counts, every_code
 
 #: Codes scored at once when filtering a large explicit set (bounds temporary memory).
 FILTER_CHUNK = 1 << 20
@@ -17,6 +20,7 @@ def filter_possible(
 
     Returns a sorted int64 index array.
     """
+    score: Callable[[np.ndarray], np.ndarray]
     if not space.materialized:
         halves = _HalfGroups(space, guess)
         if possible is None:
@@ -25,9 +29,7 @@ def filter_possible(
     else:
         if possible is None:
             possible = space.all_indices()
-
-        def score(chunk: np.ndarray) -> np.ndarray:
-            return space.feedback_one(guess, chunk)
+        score = partial(space.feedback_one, guess)
 
     keep = [
         chunk[score(chunk) == reply]
@@ -61,7 +63,7 @@ class _HalfGroups:
     def _groups(self, part: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
         digits = every_code(colors, len(part))
         black = (digits == part).sum(axis=1)
-        counts = np.minimum(_color_counts(digits, colors)[:, self._used], self._wanted[self._used])
+        counts = np.minimum(color_counts(digits, colors)[:, self._used], self._wanted[self._used])
         keys, inverse = np.unique(np.column_stack([black, counts]), axis=0, return_inverse=True)
         return keys.astype(np.int64), inverse.ravel()
 

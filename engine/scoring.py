@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from .codes import Code, as_code, format_code
 from .errors import InvalidCode, InvalidFeedback
+from .memory import Cache
 from .rules import Rules
+
+_REPLIES: Cache[frozenset[Feedback]] = Cache("possible replies")
 
 
 class Feedback(NamedTuple):
@@ -58,10 +61,10 @@ def possible_feedbacks(rules: Rules, guess: Code) -> frozenset[Feedback]:
     # colours: the answer depends only on the sorted pattern of the guess.
     counts = sorted(Counter(guess).values(), reverse=True)
     canonical = tuple(i for i, n in enumerate(counts) for _ in range(n))
-    return _possible_feedbacks(rules.pegs, rules.colors, rules.repeats, canonical)
+    key = (rules.pegs, rules.colors, rules.repeats, canonical)
+    return _REPLIES.get(key, lambda: _possible_feedbacks(*key))
 
 
-@lru_cache(maxsize=512)
 def _possible_feedbacks(
     pegs: int, colors: int, repeats: bool, guess: tuple[int, ...]
 ) -> frozenset[Feedback]:

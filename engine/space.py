@@ -9,11 +9,12 @@ the fly so a game never holds more than about 64 MiB of tables.
 from __future__ import annotations
 
 import itertools
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
 
 from .codes import Code
+from .memory import Cache
 from .rules import Rules
 
 #: Largest space whose digits and colour counts are kept in memory.
@@ -45,6 +46,19 @@ class CodeSpace:
             self._all_digits = perms
         elif self.materialized:
             self._all_digits = self._decode_repeats(np.arange(self.size, dtype=np.int64))
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the tables this space holds now (some are built on first use)."""
+        held = 0
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                held += value.nbytes
+            elif isinstance(value, list):
+                held += sum(v.nbytes for v in value if isinstance(v, np.ndarray))
+            elif isinstance(value, _GatherScorer):
+                held += value.nbytes
+        return held
 
     # ---- conversion -----------------------------------------------------------------------
     @cached_property
@@ -99,18 +113,26 @@ class CodeSpace:
 
     @cached_property
     def _all_keys(self) -> list[np.ndarray]:
-        return [k.astype(np.uint16) for k in self._gather.keys(self._all_digits)]
+        return [k.astype(np.uint16) for k in self.gather_scorer.keys(self._all_digits)]
 
     def gather_keys(self, idx: np.ndarray) -> list[np.ndarray]:
         """Table look-up keys of the codes at ``idx`` (see :class:`_GatherScorer`)."""
         if self.materialized or not self.rules.repeats:
             return [k[idx] for k in self._all_keys]
-        return self._gather.keys(self.digits(idx))
+        return self.gather_scorer.keys(self.digits(idx))
 
     @cached_property
     def _gather(self) -> _GatherScorer | None:
         scorer = _GatherScorer(self.pegs, self.colors, self.rules.repeats)
         return scorer if scorer.usable else None
+
+    @property
+    def gather_scorer(self) -> _GatherScorer:
+        """The look-up scorer; only for spaces where it is usable (``_gather`` is set)."""
+        scorer = self._gather
+        if scorer is None:
+            raise ValueError("this space has too many colour multisets for look-up scoring")
+        return scorer
 
     def against(self, secrets: np.ndarray) -> SecretBatch:
         """Prepare ``secrets`` once for scoring many blocks of guesses against them."""
@@ -122,8 +144,9 @@ class CodeSpace:
 
     def feedback_one(self, guess: int, secrets: np.ndarray) -> np.ndarray:
         """Encoded feedback of one guess against many secrets (1-D uint8)."""
-        if self.size <= FULL_TABLE_LIMIT:
-            return self.full_table[guess, secrets]
+        table = self.full_table
+        if table is not None:
+            return table[guess, secrets]
         return self.feedback_block(np.array([guess], dtype=np.int64), secrets)[0]
 
 
@@ -141,7 +164,7 @@ class SecretBatch:
             self._keys = space.gather_keys(secrets)
         else:
             self._digits = space.digits(secrets)
-            self._counts = _color_counts(self._digits, space.colors)
+            self._counts = color_counts(self._digits, space.colors)
 
     def __len__(self) -> int:
         return len(self.secrets)
@@ -154,7 +177,7 @@ class SecretBatch:
         if self._gather is not None:
             return self._gather.block(self.space.gather_keys(guesses), self._keys)
         gd = self.space.digits(guesses)
-        gc = _color_counts(gd, self.space.colors)
+        gc = color_counts(gd, self.space.colors)
         return feedback_matrix(gd, gc, self._digits, self._counts, self.space.pegs)
 
 
@@ -187,15 +210,22 @@ class _GatherScorer:
         counts = counts[order]
         self.common = np.minimum(counts[:, None, :], counts[None, :, :]).sum(-1, dtype=np.uint8)
         self.parts = [(a, min(a + self.PART, pegs)) for a in range(0, pegs, self.PART)]
-        self.black_tables = []
+        self.black_tables: list[np.ndarray] = []
         for a, b in self.parts:
             digits = every_code(colors, b - a)
             table = (digits[:, None, :] == digits[None, :, :]).sum(-1, dtype=np.uint8)
             self.black_tables.append(table)
 
+    @property
+    def nbytes(self) -> int:
+        if not self.usable:
+            return 0
+        tables = [self.common, self._multiset_keys, *self.black_tables]
+        return sum(t.nbytes for t in tables)
+
     def keys(self, digits: np.ndarray) -> list[np.ndarray]:
         """Look-up keys of codes: their multiset id, then one id per group of positions."""
-        counts = _color_counts(digits, self.colors).astype(np.int64)
+        counts = color_counts(digits, self.colors).astype(np.int64)
         out = [np.searchsorted(self._multiset_keys, counts @ self._base)]
         for a, b in self.parts:
             radix = self.colors ** np.arange(b - a - 1, -1, -1, dtype=np.int64)
@@ -219,19 +249,25 @@ def _lookup(table: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray
     return table[rows.astype(np.intp)[:, None], cols.astype(np.intp)[None, :]]
 
 
-@lru_cache(maxsize=32)
+_EVERY_CODE: Cache[np.ndarray] = Cache("every code of a width")
+_SPACES: Cache[CodeSpace] = Cache("code spaces")
+
+
 def every_code(colors: int, width: int) -> np.ndarray:
     """``(colors**width, width)`` uint8 digits of every code of that width, in index order."""
-    out = np.array(list(itertools.product(range(colors), repeat=width)), np.uint8)
-    out.setflags(write=False)
-    return out
+    def build() -> np.ndarray:
+        out = np.array(list(itertools.product(range(colors), repeat=width)), np.uint8)
+        out.setflags(write=False)
+        return out
+    return _EVERY_CODE.get((colors, width), build)
 
 
 def _is_everything(idx: np.ndarray) -> bool:
     return bool(idx[0] == 0 and (np.diff(idx) == 1).all())
 
 
-def _color_counts(digits: np.ndarray, colors: int) -> np.ndarray:
+def color_counts(digits: np.ndarray, colors: int) -> np.ndarray:
+    """``(n, colors)`` uint8: how many pegs of each colour every code has."""
     counts = np.zeros((len(digits), colors), dtype=np.uint8)
     for c in range(colors):
         np.sum(digits == c, axis=1, out=counts[:, c], dtype=np.uint8)
@@ -264,7 +300,6 @@ def feedback_matrix(
     return black
 
 
-@lru_cache(maxsize=16)
 def space_for(rules: Rules) -> CodeSpace:
-    """Shared, cached code space per rule size (spaces are read-only)."""
-    return CodeSpace(rules)
+    """Shared code space per rule size (read-only), kept within the engine's memory budget."""
+    return _SPACES.get(rules, lambda: CodeSpace(rules))

@@ -23,11 +23,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from .errors import UnknownStrategy
+from .memory import Cache
+from .rules import Rules
 from .space import BLOCK_ENTRIES, CodeSpace, space_for
 
 CountsReducer = Callable[[np.ndarray], np.ndarray]
@@ -60,16 +61,20 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
     return np.round(table[counts].sum(axis=1), 9)
 
 
-@lru_cache(maxsize=8)
-def _xlogx_cached(n: int) -> np.ndarray:
-    x = np.arange(n, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(x > 0, x * np.log2(np.maximum(x, 1)), 0.0)
+_XLOGX: Cache[np.ndarray] = Cache("x log x tables")
+_FIRST_DECISIONS: Cache[Decision] = Cache("opening moves")
+_FIRST_CANDIDATES: Cache[np.ndarray] = Cache("opening candidates")
+_CANONICAL: Cache[np.ndarray] = Cache("canonical guesses")
 
 
 def _xlogx(n: int) -> np.ndarray:
-    size = 1 << max(n - 1, 1).bit_length()  # round up so the cache stays small
-    return _xlogx_cached(size)
+    size = 1 << max(n - 1, 1).bit_length()  # round up so few sizes are kept
+
+    def build() -> np.ndarray:
+        x = np.arange(size, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(x > 0, x * np.log2(np.maximum(x, 1)), 0.0)
+    return _XLOGX.get(size, build)
 
 
 def _most_parts(counts: np.ndarray) -> np.ndarray:
@@ -170,14 +175,11 @@ def choose_guess(
         return Decision(nth(0), True, n, 0)
 
     if possible is None:
-        return _first_decision(space.rules, strategy, seed, budget)
+        # The opening move depends on nothing but the rules: decide it once per process.
+        return _FIRST_DECISIONS.get(
+            (space.rules, strategy, seed, budget),
+            lambda: _decide(space, strategy, None, frozenset(), b"", seed, budget))
     return _decide(space, strategy, possible, played, history, seed, budget)
-
-
-@lru_cache(maxsize=64)
-def _first_decision(rules, strategy: Strategy, seed: int, budget: Budget) -> Decision:
-    """The opening move depends on nothing but the rules: decide it once per process."""
-    return _decide(space_for(rules), strategy, None, frozenset(), b"", seed, budget)
 
 
 def _decide(
@@ -243,6 +245,7 @@ def _best(
     possible: np.ndarray | None,
 ) -> int:
     """Lowest score wins; ties go to a possible code, then to the lowest code."""
+    assert strategy.reduce is not None  # only partition strategies get here
     keys = partition_scores(space, strategy.reduce, candidates, secrets)
     if possible is None:
         is_possible = np.ones(len(candidates), dtype=bool)
@@ -290,11 +293,10 @@ def _perfect_split(space: CodeSpace, possible: np.ndarray) -> int | None:
 
 def first_move_candidates(space: CodeSpace) -> np.ndarray:
     """One code per integer partition of the pegs: all first guesses up to symmetry."""
-    return _first_move_candidates(space.rules)
+    return _FIRST_CANDIDATES.get(space.rules, lambda: _first_move_candidates(space.rules))
 
 
-@lru_cache(maxsize=32)
-def _first_move_candidates(rules) -> np.ndarray:
+def _first_move_candidates(rules: Rules) -> np.ndarray:
     space = space_for(rules)
     codes = set()
     shapes = _partitions(rules.pegs, rules.colors) if rules.repeats else [(1,) * rules.pegs]
@@ -322,13 +324,8 @@ def _partitions(n: int, max_parts: int, largest: int | None = None) -> list[tupl
 
 def canonical_guesses(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
     """The lowest code of each class of codes that differ only by renaming unplayed colours."""
-    cache = space.__dict__.setdefault("_canonical_cache", {})
     key = frozenset(played)
-    if key not in cache:
-        if len(cache) > 256:
-            cache.clear()
-        cache[key] = _canonical(space, key)
-    return cache[key]
+    return _CANONICAL.get((space.rules, key), lambda: _canonical(space, key))
 
 
 def _canonical(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
