@@ -49,21 +49,7 @@ def parse_reply(text: str) -> tuple[int, int]:
     if not s:
         raise ValueError(f"type the black and white pegs, like {REPLY_FORMS}")
     if re.search(r"[bw]", s):
-        found: dict[str, int] = {}
-        pos = 0
-        for match in _LABELLED.finditer(s):
-            if match.start() != pos:
-                break
-            pos = match.end()
-            if match.group(1) is None:
-                continue
-            kind = match.group(2)[0]
-            if kind in found:
-                raise ValueError(f"{'black' if kind == 'b' else 'white'} is given twice")
-            found[kind] = int(match.group(1))
-        if pos == len(s) and found:
-            return found.get("b", 0), found.get("w", 0)
-        raise ValueError(f"can't read {text.strip()!r}: reply like {REPLY_FORMS}")
+        return _labelled_reply(s, text)
     parts = [p for p in _NUMBERS.split(s) if p]
     if all(p.isdigit() and p.isascii() for p in parts):
         if len(parts) == 2:
@@ -75,6 +61,25 @@ def parse_reply(text: str) -> tuple[int, int]:
                 f"give both numbers, black then white: {parts[0]} 0 means {parts[0]} black "
                 f"and no white"
             )
+    raise ValueError(f"can't read {text.strip()!r}: reply like {REPLY_FORMS}")
+
+
+def _labelled_reply(s: str, text: str) -> tuple[int, int]:
+    """``2b1w``, ``1w 2b``, ``2 blacks and 1 white``: each count named once."""
+    found: dict[str, int] = {}
+    pos = 0
+    for match in _LABELLED.finditer(s):
+        if match.start() != pos:
+            break
+        pos = match.end()
+        if match.group(1) is None:
+            continue
+        kind = match.group(2)[0]
+        if kind in found:
+            raise ValueError(f"{'black' if kind == 'b' else 'white'} is given twice")
+        found[kind] = int(match.group(1))
+    if pos == len(s) and found:
+        return found.get("b", 0), found.get("w", 0)
     raise ValueError(f"can't read {text.strip()!r}: reply like {REPLY_FORMS}")
 
 
@@ -105,104 +110,131 @@ def crack_game(
     style: Style | None = None,
 ) -> CrackResult:
     """Run one game in which the computer guesses the player's code from their replies."""
-    style = style or Style()
-    session = SolverSession(rules, strategy, seed=seed)
+    return _Crack(rules, strategy, seed=seed, read=read, out=out, style=style or Style()).run()
 
-    def say(text: str = "") -> None:
-        print(text, file=out)
 
-    def result(outcome: str) -> CrackResult:
-        return CrackResult(outcome, session.turns, session.remaining)
+class _Crack:
+    """One ``crack`` game: the loop asks, each handler answers one kind of input."""
 
-    say(style.bold("Mastermind: think of a code and I'll break it."))
-    say(f"{rules.describe()} · strategy {session.strategy.name}")
-    say(f"Colours: {style.palette(rules)}")
-    say(f"Reply to each guess with black and white pegs: {REPLY_FORMS}.")
-    say("Commands: undo, board, reveal, help, quit.")
-    say()
-    try:
-        while True:
-            if session.solved and not session.inconsistent:
-                turns = len(session.turns)
-                code = style.code(session.turns[-1].guess)
-                say(style.good(f"I broke your code {code} in {plural(turns, 'guess', 'guesses')}!"))
-                return result("solved")
-            stuck = session.inconsistent
-            if not stuck and len(session.turns) >= rules.max_guesses:
-                say(
-                    style.good("You win!")
-                    + f" I'm out of guesses after {rules.max_guesses}; "
-                    f"{_still_fit(session.remaining)} your replies."
-                )
-                return result("player-won")
-            if stuck:
-                prompt = "undo or reveal> "
-            else:
-                guess = session.next_guess()
-                number = len(session.turns) + 1
-                prompt = f"Guess {number}/{rules.max_guesses}: {style.code(guess)}  reply> "
-            text = ask(read, prompt, out)
-            word = " ".join(text.lower().split())
-            if not word:
-                continue
-            if handle_common_word(
-                word, quit_words=QUIT_WORDS, help_lines=help_text(rules, style),
-                turns=session.turns, rules=rules, style=style, empty="No replies yet.", say=say,
-            ):
-                continue
-            if word in UNDO_WORDS:
-                if not session.turns:
-                    say("There is no reply to take back.")
-                    continue
-                number = len(session.turns)
-                turn = session.take_back()
-                say(
-                    f"Took back your reply to guess {number} "
-                    f"({style.code(turn.guess)}: {turn.feedback}); "
-                    f"{plural(session.remaining, 'code')} possible again."
-                )
-                continue
-            if word in REVEAL_WORDS:
-                if _reveal(session, read=read, out=out, style=style):
-                    return result("revealed")
-                continue
-            if stuck:
-                say("Your replies contradict each other, so I can't guess.")
-                say(UNDO_OR_REVEAL)
-                continue
-            try:
-                reply = parse_reply(text)
-            except ValueError as error:
-                say(f"{style.bad('Not a reply:')} {error}")
-                continue
-            try:
-                left = session.tell(reply)
-            except InvalidFeedback as error:
-                say(f"{style.bad('That reply is impossible:')} {error}")
-                continue
-            except InconsistentFeedback:
-                last = session.turns[-1]
-                say(style.turn_row(len(session.turns), last, rules))
-                say(
-                    style.warn("Those replies contradict each other:")
-                    + f" no code fits all {len(session.turns)}, so one of them is wrong."
-                )
-                say(UNDO_OR_REVEAL)
-                if last.feedback.is_win(rules.pegs):
-                    say(f"If your code really is {style.code(last.guess)}, then:")
-                    for mistake in session.check_against(last.guess):
-                        say(f"  {mistake}")
-                continue
-            row = style.turn_row(len(session.turns), session.turns[-1], rules)
-            if session.solved:
-                say(row)
-            elif left == 1:
-                say(f"{row}  -> only one code fits: I know it!")
-            else:
-                say(f"{row}  -> {plural(left, 'code')} still possible")
-    except Quit:
-        say("Bye! Your code stays a secret.")
-        return result("quit")
+    def __init__(self, rules: Rules, strategy: str, *, seed: int, read: Read, out: TextIO,
+                 style: Style):
+        self.rules, self.read, self.out, self.style = rules, read, out, style
+        self.session = SolverSession(rules, strategy, seed=seed)
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def result(self, outcome: str) -> CrackResult:
+        return CrackResult(outcome, self.session.turns, self.session.remaining)
+
+    def run(self) -> CrackResult:
+        rules, style = self.rules, self.style
+        self.say(style.bold("Mastermind: think of a code and I'll break it."))
+        self.say(f"{rules.describe()} · strategy {self.session.strategy.name}")
+        self.say(f"Colours: {style.palette(rules)}")
+        self.say(f"Reply to each guess with black and white pegs: {REPLY_FORMS}.")
+        self.say("Commands: undo, board, reveal, help, quit.")
+        self.say()
+        try:
+            while True:
+                ended = self.ended()
+                if ended is not None:
+                    return self.result(ended)
+                text = ask(self.read, self.prompt(), self.out)
+                word = " ".join(text.lower().split())
+                if word and self.answer(word, text):
+                    return self.result("revealed")
+        except Quit:
+            self.say("Bye! Your code stays a secret.")
+            return self.result("quit")
+
+    def ended(self) -> str | None:
+        """The outcome when the game is over, saying so."""
+        session, rules, style = self.session, self.rules, self.style
+        if session.solved and not session.inconsistent:
+            turns = len(session.turns)
+            code = style.code(session.turns[-1].guess)
+            in_turns = plural(turns, "guess", "guesses")
+            self.say(style.good(f"I broke your code {code} in {in_turns}!"))
+            return "solved"
+        if not session.inconsistent and len(session.turns) >= rules.max_guesses:
+            self.say(style.good("You win!") + f" I'm out of guesses after {rules.max_guesses}; "
+                     f"{_still_fit(session.remaining)} your replies.")
+            return "player-won"
+        return None
+
+    def prompt(self) -> str:
+        if self.session.inconsistent:
+            return "undo or reveal> "
+        guess = self.session.next_guess()
+        number = len(self.session.turns) + 1
+        return f"Guess {number}/{self.rules.max_guesses}: {self.style.code(guess)}  reply> "
+
+    def answer(self, word: str, text: str) -> bool:
+        """Handle one line of input; True when the player revealed their code."""
+        session = self.session
+        if handle_common_word(
+            word, quit_words=QUIT_WORDS, help_lines=help_text(self.rules, self.style),
+            turns=session.turns, rules=self.rules, style=self.style, empty="No replies yet.",
+            say=self.say,
+        ):
+            return False
+        if word in UNDO_WORDS:
+            self.undo()
+        elif word in REVEAL_WORDS:
+            return _reveal(session, read=self.read, out=self.out, style=self.style)
+        elif session.inconsistent:
+            self.say("Your replies contradict each other, so I can't guess.")
+            self.say(UNDO_OR_REVEAL)
+        else:
+            self.reply(text)
+        return False
+
+    def undo(self) -> None:
+        session = self.session
+        if not session.turns:
+            self.say("There is no reply to take back.")
+            return
+        number = len(session.turns)
+        turn = session.take_back()
+        self.say(f"Took back your reply to guess {number} "
+                 f"({self.style.code(turn.guess)}: {turn.feedback}); "
+                 f"{plural(session.remaining, 'code')} possible again.")
+
+    def reply(self, text: str) -> None:
+        session, style = self.session, self.style
+        try:
+            reply = parse_reply(text)
+        except ValueError as error:
+            self.say(f"{style.bad('Not a reply:')} {error}")
+            return
+        try:
+            left = session.tell(reply)
+        except InvalidFeedback as error:
+            self.say(f"{style.bad('That reply is impossible:')} {error}")
+            return
+        except InconsistentFeedback:
+            self.contradiction()
+            return
+        row = style.turn_row(len(session.turns), session.turns[-1], self.rules)
+        if session.solved:
+            self.say(row)
+        elif left == 1:
+            self.say(f"{row}  -> only one code fits: I know it!")
+        else:
+            self.say(f"{row}  -> {plural(left, 'code')} still possible")
+
+    def contradiction(self) -> None:
+        session, style = self.session, self.style
+        last = session.turns[-1]
+        self.say(style.turn_row(len(session.turns), last, self.rules))
+        self.say(style.warn("Those replies contradict each other:")
+                 + f" no code fits all {len(session.turns)}, so one of them is wrong.")
+        self.say(UNDO_OR_REVEAL)
+        if last.feedback.is_win(self.rules.pegs):
+            self.say(f"If your code really is {style.code(last.guess)}, then:")
+            for mistake in session.check_against(last.guess):
+                self.say(f"  {mistake}")
 
 
 def _still_fit(count: int) -> str:

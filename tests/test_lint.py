@@ -1,4 +1,5 @@
-"""The code base stays clean under the project's ruff configuration."""
+"""The code base stays clean under the project's ruff configuration (style, complexity)
+and under mypy (types of bot, engine and cli)."""
 
 import shutil
 import subprocess
@@ -10,9 +11,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed: install the dev extra (pip install -e '.[dev]')")
+    return found
+
+
 def test_ruff_check_is_clean():
-    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
-    if ruff is None:
-        pytest.fail("ruff is not installed: install the dev extra (pip install -e '.[dev]')")
-    result = subprocess.run([ruff, "check", "."], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_is_clean():
+    result = subprocess.run([_tool("mypy"), "--no-incremental"], cwd=ROOT,
+                            capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
