@@ -39,6 +39,7 @@ FEATURES = (
     "bot.features.breaker",
     "bot.features.challenge",
     "bot.features.stats",
+    "bot.features.analysis",
     "bot.features.mastermind",
 )
 

@@ -147,3 +147,45 @@ class UnknownStrategy(UserError):
     def __init__(self, name: str):
         super().__init__(name)
         self.name = name
+
+
+class GameNotOver(UserError):
+    """The analysis of a game that is still running (it would help its players)."""
+
+    def __init__(self, game: GameRecord):
+        super().__init__("that game is still running")
+        self.game = game
+
+
+class DailyNotFinished(UserError):
+    """Something that would show the day's code to a player who hasn't finished it yet."""
+
+    def __init__(self, day: str):
+        super().__init__("finish today's daily first")
+        self.day = day
+
+
+class DailyAlreadyPlayed(UserError):
+    """A second attempt at the day's code (one per player per UTC day, across servers)."""
+
+    def __init__(self, day: str, won: bool, guesses: int):
+        super().__init__("today's daily is already played")
+        self.day, self.won, self.guesses = day, won, guesses
+
+
+class HintsOff(UserError):
+    """``/mastermind hint`` on a server whose settings switched hints off."""
+
+
+class ChannelNotAllowed(UserError):
+    """A game started in a channel the server's settings don't allow games in."""
+
+    def __init__(self, allowed: tuple[int, ...]):
+        super().__init__("games are not allowed in this channel")
+        self.allowed = allowed
+
+
+class BadSetting(UserError):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason

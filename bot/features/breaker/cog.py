@@ -12,6 +12,7 @@ from ...core.records import GameRecord
 from ...ui.messages import abandoned_note, mention
 from ...ui.options import CodeText, display_name
 from ...ui.responses import respond
+from ..analysis.buttons import analyse_view
 from .render import board_embed
 from .service import BreakerService
 
@@ -38,7 +39,7 @@ class BreakerCog(commands.Cog, name="breaker"):
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
         note = f"{mention(interaction.user.id)} ended the game."
-        await respond(interaction, embed=board_embed(game, note=note))
+        await respond(interaction, embed=board_embed(game, note=note), view=analyse_view(game))
 
     @app_commands.command(name="guess", description="Guess this channel's code, e.g. 1123")
     @app_commands.describe(code="Your guess: digits like 1123, letters like RROY, or colour emoji")
@@ -52,4 +53,4 @@ class BreakerCog(commands.Cog, name="breaker"):
             text=code,
             action_id=interaction.id,
         )
-        await respond(interaction, embed=board_embed(game))
+        await respond(interaction, embed=board_embed(game), view=analyse_view(game))

@@ -9,6 +9,7 @@ from engine import DEFAULT_STRATEGY, Feedback, get_strategy, possible_feedbacks
 from ...core.enums import GameStatus
 from ...ui.messages import guesses, mention
 from ...ui.pegs import BLACK_PEG, WHITE_PEG, code_line, feedback_row
+from ..analysis.buttons import analyse_view
 from .buttons import Action, ChallengeButton
 from .service import ChallengeState
 
@@ -24,7 +25,7 @@ def challenge_view(state: ChallengeState, *, black: int | None = None) -> discor
     """The buttons for the board as it stands (None once the challenge is over)."""
     game = state.game
     if not game.active:
-        return None
+        return analyse_view(game)
     view = discord.ui.View(timeout=None)
     if state.pending is not None:
         options = sorted(possible_feedbacks(game.rules, state.pending))

@@ -1,0 +1,70 @@
+"""What a finished game is analysed from, and the report (analysis and chart) built from it.
+
+Loading is quick and reads only committed data; ``build_report`` is the heavy part, run in
+a worker thread by the cog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import Code, Feedback, Rules
+from engine.analysis import GameAnalysis, analyse
+
+from ...core.enums import GameKind, GameStatus
+from ...core.errors import GameNotOver, MalformedButton
+from ...core.games import GameService
+from ...core.records import GameRecord
+from .chart import codes_left_chart
+
+
+@dataclass(frozen=True)
+class Source:
+    """A finished game's guesses and replies, whoever made them."""
+
+    title: str
+    rules: Rules
+    turns: tuple[tuple[Code, Feedback], ...]
+    secret: Code | None
+    #: Who made the guesses, for the chart's key ("you", "the bot").
+    player: str
+
+
+@dataclass(frozen=True)
+class Report:
+    source: Source
+    analysis: GameAnalysis
+    chart: bytes
+
+
+def source_of_game(game: GameRecord) -> Source:
+    """A finished breaker game (or match half) or challenge, as the analysis reads it."""
+    if game.active:
+        raise GameNotOver(game)
+    if game.kind is GameKind.CHALLENGE:
+        turns = tuple((r.guess, r.feedback) for r in game.replies)
+        secret = game.secret or (turns[-1][0] if game.status is GameStatus.WON and turns
+                                 else None)
+        return Source(f"Challenge #{game.id}", game.rules, turns, secret, "the bot")
+    turns = tuple((g.code, g.feedback) for g in game.guesses)
+    return Source(f"Game #{game.id}", game.rules, turns, game.secret, "you")
+
+
+def build_report(source: Source) -> Report:
+    """The analysis and its chart: CPU work, run it in a worker thread."""
+    result = analyse(source.rules, source.turns, secret=source.secret)
+    chart = codes_left_chart(source.rules.code_count, result.you_path, result.bot_path,
+                             you_label=source.player)
+    return Report(source, result, chart)
+
+
+class AnalysisService:
+    def __init__(self, games: GameService):
+        self.games = games
+
+    async def game(self, game_id: int) -> Source:
+        game = await self.games.get(game_id)
+        if game is None:
+            raise MalformedButton()
+        return source_of_game(game)
+
