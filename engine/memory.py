@@ -117,12 +117,14 @@ def budget() -> int:
 
 
 def nbytes() -> int:
-    """Bytes held by every engine cache together (measured now)."""
+    """Bytes held by every engine cache together, measured now (values that grew since
+    they were stored may push older entries out first)."""
     global _total
     with _lock:
         for full, (value, _) in list(_entries.items()):
             _entries[full] = (value, size_of(value))
         _total = sum(size for _, size in _entries.values())
+        _shrink()
         return _total
 
 

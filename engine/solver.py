@@ -91,6 +91,21 @@ class SolverSession:
         return self.remaining == 0
 
     @property
+    def possible(self) -> np.ndarray | None:
+        """Sorted indices of the codes that fit every reply (``None``: every code)."""
+        return self._possible[-1]
+
+    @property
+    def played(self) -> frozenset[int]:
+        """The colours (0-based) guessed so far."""
+        return self._played[-1]
+
+    @property
+    def history(self) -> bytes:
+        """The replies so far as bytes: what seeds this position's sampled decisions."""
+        return history_key(self.space, self._keys)
+
+    @property
     def nbytes(self) -> int:
         """Memory held by this session's possible-code sets."""
         return sum(p.nbytes for p in self._possible if p is not None)
@@ -116,9 +131,9 @@ class SolverSession:
             self._pending = choose_guess(
                 self.space,
                 self.strategy,
-                self._possible[-1],
-                self._played[-1],
-                history=history_key(self.space, self._keys),
+                self.possible,
+                self.played,
+                history=self.history,
                 seed=self.seed,
                 budget=self.budget,
             )

@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 
 from engine import STRATEGIES, Rules, SolverSession, evaluate, score_codes
-from engine.solver import history_key
 from engine.space import space_for
 from engine.strategies import (
-    _best,
+    best_guess,
     canonical_guesses,
     choose_guess,
     first_move_candidates,
@@ -94,14 +93,14 @@ def test_symmetry_shortcuts_give_the_full_search_answer(name, rules):
         secret = space.code(int(rng.integers(space.size)))
         session = SolverSession(rules, name)
         while True:
-            possible = session._possible[-1]
-            played = session._played[-1]
+            possible = session.possible
+            played = session.played
             all_codes = space.all_indices()
             secrets = all_codes if possible is None else possible
-            full = _best(space, strategy, all_codes, secrets, possible)
+            full = best_guess(space, strategy, all_codes, secrets, possible)
             decision = choose_guess(
                 space, strategy, possible, played,
-                history=history_key(space, session._keys),
+                history=session.history,
             )
             assert decision.index == full, (secret, session.turns)
             session.tell(score_codes(secret, space.code(decision.index)))
