@@ -255,3 +255,36 @@ async def test_an_interaction_that_expired_before_the_answer_is_only_logged(
     assert stored == [code]  # the move stands: /mastermind board shows it
     assert any("expired" in r.getMessage() and "move stored" in r.getMessage()
                for r in caplog.records if r.levelname == "WARNING")
+
+
+async def test_rate_limits_and_server_errors_are_retried_and_the_move_answered_once(
+    fake_discord, start_bot, world, db_path, caplog
+):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    code = wrong(secret_of(db_path, world.general.id))
+    fake_discord.state.fail_next("POST", r"/interactions/\d+/[^/]+/callback", 429, 0,
+                                 "You are being rate limited.")
+    fake_discord.state.fail_next("POST", r"/interactions/\d+/[^/]+/callback", 500, 0,
+                                 "Internal Server Error")
+    result = await guess(fake_discord, bot, world, code)
+    boards = [m for m in result.messages if m.embeds and not m.ephemeral]
+    assert not result.ephemeral and len(boards) == 1  # the board, once
+    assert [g["code"] for g in snapshot(db_path)["guesses"]] == [code]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+async def test_a_slow_discord_still_gets_one_answer_and_one_move(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    secret = secret_of(db_path, world.general.id)
+    fake_discord.state.slow_next("POST", r"/interactions/\d+/[^/]+/callback", 1.5, times=2)
+    first, second = await asyncio.gather(
+        guess(fake_discord, bot, world, wrong(secret)),
+        guess(fake_discord, bot, world, wrong(secret), user=world.bob),
+    )
+    answers = sorted([first.ephemeral, second.ephemeral])
+    assert answers == [False, True]  # one board; the repeat costs no turn and says so
+    assert len(snapshot(db_path)["guesses"]) == 1

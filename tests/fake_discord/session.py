@@ -90,6 +90,9 @@ class FakeResponse:
         else:
             self._text = ""
         headers["Content-Length"] = str(len(self._text.encode()))
+        if api.status == 429:
+            headers["Via"] = "1.1 google"  # discord.py retries only 429s that came via Discord
+            headers["Retry-After"] = str((api.body or {}).get("retry_after", 1))
         self.headers = CIMultiDictProxy(headers)
         self._body = api.body
 
@@ -182,6 +185,9 @@ class FakeClientSession:
             files,
             dict(kwargs.get("headers") or {}),
         )
+        delay = self._state.delay_for(req)
+        if delay:
+            await asyncio.sleep(delay)
         return FakeResponse(method, parsed, self._state.handle(req))
 
     async def ws_connect(self, *args: Any, **kwargs: Any) -> Any:

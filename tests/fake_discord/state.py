@@ -116,6 +116,10 @@ class Fault:
     code: int = 0
     message: str = "injected fault"
     times: int = 1
+    #: Seconds Discord takes before answering (status 0: slow, then handled normally).
+    delay: float = 0.0
+    #: For 429: how long Discord asks the client to wait before retrying.
+    retry_after: float = 0.05
 
     def matches(self, req: ApiRequest) -> bool:
         return self.times > 0 and req.method == self.method and bool(
@@ -738,16 +742,34 @@ class DiscordState:
     # ------------------------------------------------------------------------ REST entry
     def fail_next(self, method: str, path: str, status: int, code: int = 0,
                   message: str = "injected fault", times: int = 1) -> Fault:
-        """Make the next ``times`` matching requests fail (see :class:`Fault`)."""
+        """Make the next ``times`` matching requests fail (see :class:`Fault`); a 429 asks
+        the client to retry after ``Fault.retry_after`` seconds, as Discord does."""
         fault = Fault(method, path, status, code, message, times)
         self.faults.append(fault)
         return fault
 
+    def slow_next(self, method: str, path: str, seconds: float, times: int = 1) -> Fault:
+        """Make the next ``times`` matching requests take ``seconds`` before being handled."""
+        fault = Fault(method, path, 0, times=times, delay=seconds)
+        self.faults.append(fault)
+        return fault
+
+    def delay_for(self, req: ApiRequest) -> float:
+        """Seconds to wait before handling ``req`` (a matching :meth:`slow_next`)."""
+        for fault in self.faults:
+            if fault.status == 0 and fault.matches(req):
+                fault.times -= 1
+                return fault.delay
+        return 0.0
+
     def _injected(self, req: ApiRequest) -> ApiResponse | None:
         for fault in self.faults:
-            if fault.matches(req):
+            if fault.status and fault.matches(req):
                 fault.times -= 1
-                return ApiResponse(fault.status, {"code": fault.code, "message": fault.message})
+                body = {"code": fault.code, "message": fault.message}
+                if fault.status == 429:
+                    body.update(retry_after=fault.retry_after, **{"global": False})
+                return ApiResponse(fault.status, body)
         return None
 
     def handle(self, req: ApiRequest) -> ApiResponse:
