@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from engine import (
+    DEFAULT_STRATEGY,
     PALETTE,
     Code,
     InconsistentFeedback,
@@ -102,7 +103,7 @@ def help_text(rules: Rules, style: Style) -> list[str]:
 
 def crack_game(
     rules: Rules,
-    strategy: str = "knuth",
+    strategy: str = DEFAULT_STRATEGY,
     *,
     seed: int = 0,
     read: Read,

@@ -16,7 +16,7 @@ import numpy as np
 from .rules import Rules
 from .solver import history_key
 from .space import space_for
-from .strategies import DEFAULT_BUDGET, Budget, choose_guess, get_strategy
+from .strategies import DEFAULT_BUDGET, DEFAULT_STRATEGY, Budget, choose_guess, get_strategy
 
 #: Largest space :func:`evaluate` will sweep (every secret is played).
 EVALUATE_LIMIT = 1 << 21
@@ -63,7 +63,7 @@ class Evaluation:
 
 def evaluate(
     rules: Rules,
-    strategy: str = "knuth",
+    strategy: str = DEFAULT_STRATEGY,
     *,
     seed: int = 0,
     budget: Budget = DEFAULT_BUDGET,

@@ -14,7 +14,14 @@ from .filtering import filter_possible
 from .rules import Rules
 from .scoring import Feedback, score_codes, validate_feedback
 from .space import CodeSpace, space_for
-from .strategies import DEFAULT_BUDGET, Budget, Decision, choose_guess, get_strategy
+from .strategies import (
+    DEFAULT_BUDGET,
+    DEFAULT_STRATEGY,
+    Budget,
+    Decision,
+    choose_guess,
+    get_strategy,
+)
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class SolverSession:
     def __init__(
         self,
         rules: Rules,
-        strategy: str = "knuth",
+        strategy: str = DEFAULT_STRATEGY,
         *,
         seed: int = 0,
         budget: Budget = DEFAULT_BUDGET,
