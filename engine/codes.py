@@ -27,10 +27,6 @@ MAX_INPUT_CHARS = 64
 _VARIATION_SELECTORS = frozenset("\ufe0e\ufe0f")
 
 
-def _shorten(text: str, limit: int = 20) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _describe_char(ch: str) -> str:
     if ch.isprintable() and not ch.isspace():
         return repr(ch)

@@ -76,7 +76,6 @@ class SolverSession:
         self._possible: list[np.ndarray | None] = [None]
         self._played: list[frozenset[int]] = [frozenset()]
         self._pending: Decision | None = None
-        self.last_decision: Decision | None = None
 
     # ---- state ----------------------------------------------------------------------------
     @property
@@ -122,12 +121,6 @@ class SolverSession:
         """The guess already decided and waiting for a reply, if any (no work is done)."""
         return None if self._pending is None else self.space.code(self._pending.index)
 
-    def possible_codes(self, limit: int = 10) -> list[Code]:
-        """Up to ``limit`` of the codes that still fit, lowest first."""
-        possible = self._possible[-1]
-        idx = range(min(limit, self.space.size)) if possible is None else possible[:limit]
-        return [self.space.code(int(i)) for i in idx]
-
     # ---- playing --------------------------------------------------------------------------
     def next_guess(self) -> Code:
         """The computer's next guess (the same one until a reply is told)."""
@@ -144,7 +137,6 @@ class SolverSession:
                 seed=self.seed,
                 budget=self.budget,
             )
-            self.last_decision = self._pending
         return self.space.code(self._pending.index)
 
     def tell(self, feedback: Feedback | tuple[int, int]) -> int:
