@@ -16,6 +16,7 @@ from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache
+from .features.match.service import MatchService
 from .features.stats.service import StatsService
 from .store import Database
 from .ui.ordering import InteractionOrder
@@ -39,6 +40,7 @@ FEATURES = (
     "bot.features.breaker",
     "bot.features.challenge",
     "bot.features.stats",
+    "bot.features.match",
     "bot.features.analysis",
     "bot.features.mastermind",
 )
@@ -50,6 +52,7 @@ class MastermindBot(commands.Bot):
     games: GameService
     breaker: BreakerService
     challenges: ChallengeService
+    matches: MatchService
     stats: StatsService
 
     def __init__(
@@ -101,6 +104,7 @@ class MastermindBot(commands.Bot):
         self.challenges = ChallengeService(self.games,
                                            SolverCache(max_bytes=self.memory_budget // 2),
                                            self.interaction_order.mark)
+        self.matches = MatchService(self.games)
         self.stats = StatsService(self.db, clock=self.clock)
         for feature in FEATURES:
             await self.load_extension(feature)

@@ -25,6 +25,9 @@ class Mode(StrEnum):
 
     BREAKER = "breaker"
     CHALLENGE = "challenge"
+    #: Matches won, lost and drawn (``/match``): against the bot, and against people.
+    MATCH_BOT = "match-bot"
+    MATCH_PEOPLE = "match-people"
 
 
 class Period(StrEnum):

@@ -149,6 +149,24 @@ class UnknownStrategy(UserError):
         self.name = name
 
 
+class MatchRunning(UserError):
+    """A match holds the channel (between its half-rounds, or while an invitation waits)."""
+
+    def __init__(self, match: object):
+        super().__init__("a match is running in this channel")
+        #: The :class:`~bot.core.matches.MatchRecord` that holds the channel.
+        self.match = match
+
+
+class NotYourTurn(UserError):
+    """A guess by someone who may not guess this code: its setter, or in a match anyone
+    but the half-round's breaker."""
+
+    def __init__(self, game: GameRecord):
+        super().__init__("you may not guess this code")
+        self.game = game
+
+
 class GameNotOver(UserError):
     """The analysis of a game that is still running (it would help its players)."""
 

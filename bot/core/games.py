@@ -6,6 +6,7 @@ Each write is one transaction; reads use the read connection and never wait for 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import aiosqlite
@@ -20,6 +21,13 @@ from .errors import GameAlreadyRunning, NoGameRunning, NotYourGame
 from .records import GameRecord
 
 DEFAULT_IDLE_TIMEOUT = DEFAULT_IDLE_HOURS * 3600
+
+#: Called in the transaction that ends a game, with who ended it (a quit) if known: how a
+#: match advances exactly once, in the same commit as its half-round's last move.
+EndHook = Callable[[aiosqlite.Connection, GameRecord, "int | None"], Awaitable[None]]
+#: Called before a game opens in a channel (on the writer, or the read connection): raises
+#: a domain error when something else (a match) holds the channel.
+ChannelCheck = Callable[[aiosqlite.Connection, int], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,8 @@ class GameService:
         self.idle_timeout = idle_timeout
         self.store = GameStore()
         self.stats = StatsStore()
+        self.end_hooks: list[EndHook] = []
+        self.channel_checks: list[ChannelCheck] = []
 
     def is_idle(self, game: GameRecord, now: float) -> bool:
         return game.active and now - game.updated_at > self.idle_timeout
@@ -57,11 +67,14 @@ class GameService:
         winner_id: int | None = None,
         secret: Code | None = None,
         action_id: int | None = None,
+        by: int | None = None,
     ) -> GameRecord:
         """End a game and count it for stats, in the caller's transaction."""
         ended = await self.store.finish(conn, game, status=status, now=now, winner_id=winner_id,
                                         secret=secret, action_id=action_id)
         await self.stats.record(conn, ended)
+        for hook in self.end_hooks:
+            await hook(conn, ended, by)
         return ended
 
     async def load_active(
@@ -94,6 +107,7 @@ class GameService:
         codes_left: int | None = None,
         opened_by: int | None = None,
         action_id: int | None = None,
+        setter_id: int | None = None,
     ) -> NewGame:
         """Start a game of any kind, unless one already runs in the channel."""
         now = self.clock()
@@ -101,11 +115,13 @@ class GameService:
             running, abandoned = await self.load_active(conn, channel_id)
             if running is not None:
                 raise GameAlreadyRunning(running)
+            for check in self.channel_checks:
+                await check(conn, channel_id)
             game = await self.store.create(
                 conn, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
                 secret=secret, started_by=user_id, now=now, strategy=strategy, seed=seed,
                 pending_guess=pending_guess, codes_left=codes_left, opened_by=opened_by,
-                action_id=action_id,
+                action_id=action_id, setter_id=setter_id,
             )
             await self.store.remember_player(conn, user_id, user_name, now)
         return NewGame(game, abandoned)
@@ -123,9 +139,12 @@ class GameService:
 
     async def check_free(self, channel_id: int) -> None:
         """Refuse at once when a game runs here (``open`` checks again, atomically)."""
-        game = await self.store.active_in_channel(await self.db.reader(), channel_id)
+        reader = await self.db.reader()
+        game = await self.store.active_in_channel(reader, channel_id)
         if game is not None and not self.is_idle(game, self.clock()):
             raise GameAlreadyRunning(game)
+        for check in self.channel_checks:
+            await check(reader, channel_id)
 
     async def get(self, game_id: int) -> GameRecord | None:
         return await self.store.get(await self.db.reader(), game_id)
@@ -140,7 +159,7 @@ class GameService:
             allowed = game is not None and (game.started_by == user_id or can_manage)
             if game is not None and allowed:
                 return await self.end(conn, game, GameStatus.QUIT, now=self.clock(),
-                                      action_id=action_id)
+                                      action_id=action_id, by=user_id)
         # Raised after the commit: an idle game found here stays recorded as abandoned.
         if game is None:
             raise self.no_game(abandoned)

@@ -60,6 +60,12 @@ class GameRecord:
     #: ...and the interaction that put that guess on the board: a ``/feedback`` created
     #: before it answers an older guess.
     turn_opened_by: int | None = None
+    #: The match this game is a half-round of (``/match``), and which half (0-based).
+    match_id: int | None = None
+    match_half: int | None = None
+    #: A breaker game whose secret a person set (a match, ``/mastermind new setter:me``):
+    #: the setter may not guess.
+    setter_id: int | None = None
     #: A breaker game's guesses, or a challenge's standing replies, in turn order.
     guesses: tuple[GuessRecord, ...] = field(default=())
     replies: tuple[ReplyRecord, ...] = field(default=())

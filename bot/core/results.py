@@ -10,6 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from .enums import GameKind, GameStatus, Mode, Period
+from .matches import COUNTED, MatchRecord, Side, points
 from .records import FORGOTTEN, GameRecord
 
 #: Fewest finished challenges before a player appears on the challenge leaderboard.
@@ -22,7 +23,10 @@ class Result:
 
     breaker:   ``won`` = this player broke the code; ``guesses`` = the game's guesses.
     challenge: ``won`` = the bot broke the player's code; ``guesses`` = the bot's guesses
-               (the limit + 1 when it failed).
+               (the limit + 1 when it failed). A code a person set for others to break
+               (``setter:me``, a match against a person) counts here too, for the setter.
+    matches:   ``game_id`` is the match's id; ``won`` = this player's side won;
+               ``guesses`` = points (2 a win, 1 a draw, 0 a loss).
     """
 
     game_id: int
@@ -64,15 +68,44 @@ def results_for(game: GameRecord) -> list[Result]:
         for guess in game.guesses:
             if guess.player_id != FORGOTTEN and guess.player_id not in players:
                 players.append(guess.player_id)
-        return [
+        results = [
             Result(game.id, user, game.guild_id, Mode.BREAKER, size,
                    game.status is GameStatus.WON and user == game.winner_id,
                    len(game.guesses), game.ended_at)
             for user in players
         ]
+        return results + _setter_result(game)
     if game.status not in (GameStatus.WON, GameStatus.LOST) or game.started_by == FORGOTTEN:
         return []
     solved = game.status is GameStatus.WON
     guesses = len(game.replies) if solved else game.rules.max_guesses + 1
     return [Result(game.id, game.started_by, game.guild_id, Mode.CHALLENGE, size, solved,
                    guesses, game.ended_at)]
+
+
+def _setter_result(game: GameRecord) -> list[Result]:
+    """A code a person set: its "hardest code" figure, like a challenge's."""
+    setter = game.setter_id
+    if setter is None or setter == FORGOTTEN or game.ended_at is None or (
+            game.status not in (GameStatus.WON, GameStatus.LOST)):
+        return []
+    broken = game.status is GameStatus.WON
+    moves = len(game.guesses) if broken else game.rules.max_guesses + 1
+    return [Result(game.id, setter, game.guild_id, Mode.CHALLENGE, game.rules.size_label,
+                   broken, moves, game.ended_at)]
+
+
+def results_for_match(match: MatchRecord) -> list[Result]:
+    """What a finished or forfeited match counts for, per player."""
+    if match.status not in COUNTED or match.ended_at is None:
+        return []
+    mode = Mode.MATCH_BOT if match.vs_bot else Mode.MATCH_PEOPLE
+    results = []
+    for side in Side:
+        user = match.player(side)
+        if user is None or user == FORGOTTEN:
+            continue
+        results.append(Result(match.id, user, match.guild_id, mode, match.rules.size_label,
+                              match.winner == side.value, points(match, side),
+                              match.ended_at))
+    return results

@@ -3,6 +3,7 @@ each group of tables (``games``, ``replies``, ``stats``). No SQL lives outside t
 
 from .db import Database, DatabaseUnusable, MigrationError, is_duplicate_action, once
 from .games import GameStore, StaleWrite
+from .matches import MatchStore
 from .replies import ReplyStore
 from .stats import Board, StandingRow, StatsStore
 
@@ -11,6 +12,7 @@ __all__ = [
     "Database",
     "DatabaseUnusable",
     "GameStore",
+    "MatchStore",
     "MigrationError",
     "ReplyStore",
     "StaleWrite",

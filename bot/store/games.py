@@ -18,7 +18,7 @@ from .replies import ReplyStore
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, pegs, colors, max_guesses, repeats, secret, status, "
     "started_by, winner_id, created_at, updated_at, ended_at, board_message_id, strategy, seed, "
-    "pending_guess, codes_left, turn_opened_by"
+    "pending_guess, codes_left, turn_opened_by, match_id, match_half, setter_id"
 )
 
 
@@ -50,6 +50,9 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         pending_guess=_code_or_none(row["pending_guess"]),
         codes_left=row["codes_left"],
         turn_opened_by=row["turn_opened_by"],
+        match_id=row["match_id"],
+        match_half=row["match_half"],
+        setter_id=row["setter_id"],
     )
 
 
@@ -121,16 +124,20 @@ class GameStore:
         codes_left: int | None = None,
         opened_by: int | None = None,
         action_id: int | None = None,
+        match_id: int | None = None,
+        match_half: int | None = None,
+        setter_id: int | None = None,
     ) -> GameRecord:
         cur = await conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
             " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"
-            " codes_left, turn_opened_by, opened_by_interaction)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " codes_left, turn_opened_by, opened_by_interaction, match_id, match_half, setter_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id, channel_id, kind.value, rules.pegs, rules.colors, rules.max_guesses,
                 int(rules.repeats), _digits_or_none(secret), started_by, now, now, strategy,
                 seed, _digits_or_none(pending_guess), codes_left, opened_by, action_id,
+                match_id, match_half, setter_id,
             ),
         )
         assert cur.lastrowid is not None
@@ -139,7 +146,8 @@ class GameStore:
             secret=secret, status=GameStatus.ACTIVE, started_by=started_by, winner_id=None,
             created_at=now, updated_at=now, ended_at=None, board_message_id=None,
             strategy=strategy, seed=seed, pending_guess=pending_guess, codes_left=codes_left,
-            turn_opened_by=opened_by,
+            turn_opened_by=opened_by, match_id=match_id, match_half=match_half,
+            setter_id=setter_id,
         )
 
     async def add_guess(

@@ -13,8 +13,13 @@ from dataclasses import dataclass
 import aiosqlite
 
 from ..core.enums import Mode, Period
+from ..core.matches import MatchRecord
 from ..core.records import FORGOTTEN, GameRecord
-from ..core.results import MIN_CHALLENGES, Result, period_key, results_for
+from ..core.results import MIN_CHALLENGES, Result, period_key, results_for, results_for_match
+
+#: Match results live in ``match_results`` (their id is a match's, not a game's); their
+#: ``guesses`` are points, so the standings' average is points per match.
+MATCH_MODES = (Mode.MATCH_BOT, Mode.MATCH_PEOPLE)
 
 _UPSERT = """
 INSERT INTO standings (mode, size, scope, period, user_id, played, won, guesses, average)
@@ -59,10 +64,14 @@ def _where(mode: Mode) -> str:
     board = "size = :size AND scope = :scope AND period = :period"
     if mode is Mode.BREAKER:
         return f"mode = 'breaker' AND won > 0 AND {board}"
+    if mode in MATCH_MODES:
+        return f"mode = '{mode.value}' AND {board}"
     return f"mode = 'challenge' AND {board} AND played >= {MIN_CHALLENGES}"
 
 
 def _order(mode: Mode) -> str:
+    if mode in MATCH_MODES:
+        return "won DESC, average DESC, user_id"
     return "won DESC, average ASC, user_id" if mode is Mode.BREAKER else "average DESC, user_id"
 
 
@@ -70,6 +79,8 @@ def _better(mode: Mode) -> str:
     """Rows strictly ahead of one with the given (won, average)."""
     if mode is Mode.BREAKER:
         return "(won > :won OR (won = :won AND average < :average))"
+    if mode in MATCH_MODES:  # more wins, then more points per match
+        return "(won > :won OR (won = :won AND average > :average))"
     return "average > :average"
 
 
@@ -87,15 +98,23 @@ class StatsStore:
         await self._store(conn, results)
         return results
 
+    async def record_match(self, conn: aiosqlite.Connection, match: MatchRecord
+                           ) -> list[Result]:
+        """Count a match that has just ended (inside the transaction that ends it)."""
+        results = results_for_match(match)
+        await self._store(conn, results)
+        return results
+
     async def _store(self, conn: aiosqlite.Connection, results: Iterable[Result]) -> None:
         for r in results:
+            table = "match_results (match_id" if r.mode in MATCH_MODES else "results (game_id"
             await conn.execute(
-                "INSERT INTO results (game_id, user_id, guild_id, mode, size, won, guesses,"
+                f"INSERT INTO {table}, user_id, guild_id, mode, size, won, guesses,"
                 " ended_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (r.game_id, r.user_id, r.guild_id, r.mode.value, r.size, int(r.won), r.guesses,
                  r.ended_at, r.day),
             )
-            counted = r.guesses if (r.won or r.mode is Mode.CHALLENGE) else 0
+            counted = r.guesses if (r.won or r.mode is not Mode.BREAKER) else 0
             if r.mode is Mode.BREAKER:
                 average = float(r.guesses) if r.won else None
             else:
@@ -108,18 +127,23 @@ class StatsStore:
                         "won": int(r.won), "guesses": counted, "average": average,
                     })
 
-    async def rebuild(self, conn: aiosqlite.Connection, games: Iterable[GameRecord]) -> None:
+    async def rebuild(self, conn: aiosqlite.Connection, games: Iterable[GameRecord],
+                      matches: Iterable[MatchRecord] = ()) -> None:
         """Recompute ``results`` and ``standings`` from the stored games and guesses."""
         await conn.execute("DELETE FROM results")
+        await conn.execute("DELETE FROM match_results")
         await conn.execute("DELETE FROM standings")
         for game in games:
             await self.record(conn, game)
+        for match in matches:
+            await self.record_match(conn, match)
 
     async def forget(self, conn: aiosqlite.Connection, user_id: int) -> dict[str, int]:
         """Delete a user's stats and attributions; their games stay, unattributed."""
         counts = {}
         for table, sql in (
             ("results", "DELETE FROM results WHERE user_id = ?"),
+            ("match_results", "DELETE FROM match_results WHERE user_id = ?"),
             ("standings", "DELETE FROM standings WHERE user_id = ?"),
             ("players", "DELETE FROM players WHERE user_id = ?"),
             ("guesses", f"UPDATE guesses SET player_id = {FORGOTTEN} WHERE player_id = ?"),
@@ -128,6 +152,12 @@ class StatsStore:
             ("wins", f"UPDATE games SET winner_id = {FORGOTTEN} WHERE winner_id = ?"),
             ("games", f"UPDATE games SET started_by = {FORGOTTEN}"
                       " WHERE started_by = ? AND status != 'active'"),
+            ("setters", f"UPDATE games SET setter_id = {FORGOTTEN}"
+                        " WHERE setter_id = ? AND status != 'active'"),
+            ("match_a", f"UPDATE matches SET player_a = {FORGOTTEN}"
+                        " WHERE player_a = ? AND status NOT IN ('invited', 'active')"),
+            ("match_b", f"UPDATE matches SET player_b = {FORGOTTEN}"
+                        " WHERE player_b = ? AND status NOT IN ('invited', 'active')"),
         ):
             cur = await conn.execute(sql, (user_id,))
             counts[table] = cur.rowcount

@@ -9,6 +9,7 @@ from discord.ext import commands
 from engine import Rules
 
 from ...core.records import GameRecord
+from ...ui.followups import after_move
 from ...ui.messages import abandoned_note, mention
 from ...ui.options import CodeText, display_name
 from ...ui.responses import respond
@@ -54,3 +55,4 @@ class BreakerCog(commands.Cog, name="breaker"):
             action_id=interaction.id,
         )
         await respond(interaction, embed=board_embed(game), view=analyse_view(game))
+        await after_move(interaction, game)

@@ -6,11 +6,11 @@ commit. A mistake raises a domain error before anything is written.
 
 from __future__ import annotations
 
-from engine import Rules, draw_secret, example, score_codes
+from engine import Code, Rules, draw_secret, example, score_codes
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
-from ...core.errors import AlreadyGuessed, TooLate, WrongKindOfGame
+from ...core.errors import AlreadyGuessed, NotYourTurn, TooLate, WrongKindOfGame
 from ...core.games import GameService, NewGame
 from ...core.records import GameRecord
 from ...store import once
@@ -25,11 +25,13 @@ class BreakerService:
 
     async def new_game(
         self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
-        rules: Rules, action_id: int | None = None,
+        rules: Rules, action_id: int | None = None, secret: Code | None = None,
     ) -> NewGame:
+        """The bot's secret, or ``secret`` set by the starter, who then may not guess."""
         return await self.games.open(
             kind=GameKind.BREAKER, guild_id=guild_id, channel_id=channel_id, user_id=user_id,
-            user_name=user_name, rules=rules, secret=draw_secret(rules), action_id=action_id,
+            user_name=user_name, rules=rules, secret=secret or draw_secret(rules),
+            action_id=action_id, setter_id=user_id if secret else None,
         )
 
     async def guess(
@@ -42,6 +44,9 @@ class BreakerService:
             if game is not None:
                 if game.kind is not GameKind.BREAKER:
                     raise WrongKindOfGame(game)
+                if user_id == game.setter_id or (
+                        game.match_id is not None and user_id != game.started_by):
+                    raise NotYourTurn(game)  # a setter, or not this half-round's breaker
                 code = read_code(text, game.rules, f"/guess {example(game.rules)}")
                 assert game.secret is not None
                 earlier = next((g for g in game.guesses if g.code == code), None)

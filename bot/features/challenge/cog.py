@@ -17,6 +17,7 @@ from engine.rules import MAX_PEGS
 
 from ...core.errors import UnknownStrategy
 from ...core.records import GameRecord
+from ...ui.followups import after_move
 from ...ui.messages import abandoned_note
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
 from ...ui.responses import respond
@@ -92,6 +93,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         board = deferred.message_id if deferred else None
         state = await self.service.commit_reply(reply, board_message_id=board)
         await self._post(interaction, state)
+        await after_move(interaction, state.game)
         await self._strip_buttons(interaction, game.board_message_id, keep=board)
 
     # ---- what the /mastermind group asks of a running challenge ------------------------------
@@ -132,6 +134,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
             await interaction.response.defer()
             state = await self.service.commit_reply(reply)
             await self._show(interaction, state)
+            await after_move(interaction, state.game)
 
     async def on_reveal(self, interaction: discord.Interaction, game_id: int, text: str) -> None:
         game = await self.service.load(game_id, interaction.user.id)
@@ -140,6 +143,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         await interaction.response.defer()
         state = await self.service.commit_reveal(reveal)
         await interaction.edit_original_response(embed=challenge_embed(state), view=None)
+        await after_move(interaction, state.game)
 
     # ---- showing ----------------------------------------------------------------------------
     async def _show(self, interaction: discord.Interaction, state: ChallengeState) -> None:

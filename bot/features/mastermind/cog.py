@@ -22,6 +22,7 @@ from ...ui.responses import cog_of
 from ..breaker.cog import BreakerCog
 from ..breaker.render import help_embed
 from ..challenge.cog import ChallengeCog
+from ..match.cog import MatchCog
 from ..stats.cog import StatsCog
 
 
@@ -52,7 +53,9 @@ class MastermindCog(
         super().__init__()
 
     @app_commands.command(name="new", description="Start a game here: I pick a secret code")
-    @app_commands.describe(**RULE_DESCRIPTIONS)
+    @app_commands.describe(**RULE_DESCRIPTIONS,
+                           setter="me: you set the code (privately) and the others break it")
+    @app_commands.choices(setter=[app_commands.Choice(name="me (I set the code)", value="me")])
     async def new(
         self,
         interaction: discord.Interaction,
@@ -60,19 +63,30 @@ class MastermindCog(
         colors: Colors = CLASSIC.colors,
         max_guesses: MaxGuesses = CLASSIC.max_guesses,
         repeats: bool = CLASSIC.repeats,
+        setter: str | None = None,
     ) -> None:
         rules = make_rules(pegs, colors, max_guesses, repeats)
+        if setter == "me":
+            await cog_of(interaction, MatchCog).ask_setter_code(interaction, rules)
+            return
         await cog_of(interaction, BreakerCog).start(interaction, rules)
 
     @app_commands.command(name="board", description="Show this channel's game board")
     async def board(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None  # guild-only
+        matches = cog_of(interaction, MatchCog)
+        match = await matches.running(interaction.channel_id)
+        if match is not None:
+            await matches.show_board(interaction, match)
+            return
         game = await self.games.running(interaction.channel_id)
         await owner_of(interaction, game).show_board(interaction, game)
 
     @app_commands.command(name="quit", description="Give up this channel's game and reveal code")
     async def quit(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
+        if await cog_of(interaction, MatchCog).quit(interaction):
+            return
         permissions = interaction.permissions
         game = await self.games.quit(
             channel_id=interaction.channel_id,

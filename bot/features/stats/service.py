@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ...core.clock import Clock, system_clock
 from ...core.enums import Mode, Period
 from ...core.results import period_key, utc
-from ...store import Board, Database, GameStore, StandingRow, StatsStore
+from ...store import Board, Database, GameStore, MatchStore, StandingRow, StatsStore
 
 PAGE_SIZE = 10
 CLASSIC_SIZE = "4x6"
@@ -59,6 +59,8 @@ class PlayerStats:
     bot_solved: int = 0
     bot_average: float | None = None
     other_sizes: dict[str, int] = field(default_factory=dict)
+    #: ``{mode: (won, lost, drawn)}`` of counted matches (``/match``).
+    matches: dict[Mode, tuple[int, int, int]] = field(default_factory=dict)
 
     @property
     def win_rate(self) -> float | None:
@@ -75,6 +77,7 @@ class StatsService:
         self.clock = clock
         self.store = StatsStore()
         self.games = GameStore()
+        self.matches = MatchStore()
 
     async def leaderboard(
         self, *, mode: Mode, scope: int, period: Period, size: str, page: int, viewer_id: int
@@ -132,6 +135,8 @@ class StatsService:
         today = utc(self.clock()).date()
         stats.current_streak, stats.longest_streak = streaks(days, today)
         stats.other_sizes = await self.store.other_sizes(conn, user_id, size)
+        record = await self.matches.record_of(conn, user_id, size)
+        stats.matches = {Mode(mode): counts for mode, counts in record.items()}
         return stats
 
     async def recompute(self) -> None:
@@ -139,7 +144,10 @@ class StatsService:
         async with self.db.transaction() as conn:
             ids = await self.games.finished_ids(conn)
             games = [await self.games.get(conn, game_id) for game_id in ids]
-            await self.store.rebuild(conn, [g for g in games if g is not None])
+            matches = [await self.matches.get(conn, match_id)
+                       for match_id in await self.matches.finished_ids(conn)]
+            await self.store.rebuild(conn, [g for g in games if g is not None],
+                                     [m for m in matches if m is not None])
 
     async def forget(self, user_id: int) -> dict[str, int]:
         async with self.db.transaction() as conn:

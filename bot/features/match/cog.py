@@ -1,0 +1,219 @@
+"""``/match``, its buttons and the code modal, and the scoreboard after each half-round.
+
+A half-round is played on its own board (``/guess`` for a breaker game, the reply buttons
+for a challenge); when its game ends, the breaker and challenge cogs call
+:meth:`MatchCog.after_half`, which shows the score and the next half-round.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import CLASSIC, DEFAULT_STRATEGY, STRATEGIES, Rules, example
+
+from ...core.codes import read_code
+from ...core.enums import GameKind, GameStatus
+from ...core.errors import UnknownStrategy
+from ...core.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
+from ...core.records import GameRecord
+from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
+from ..breaker.render import board_embed
+from ..breaker.service import BreakerService
+from ..challenge.cog import STRATEGY_CHOICES
+from ..challenge.render import challenge_embed, challenge_view
+from ..challenge.service import ChallengeService
+from .buttons import MatchAction, MatchButton, SetCodeModal
+from .render import half_note, scoreboard_embed, scoreboard_view, setter_note
+from .service import BadOpponent, MatchService, MatchView
+
+REPLAY_NOTE = ("Your replies contradicted each other. Try again, and this time please be "
+               "more careful: think of a code, and I start this half-round over.")
+
+
+class MatchCog(commands.Cog, name="match"):
+    def __init__(self, bot: commands.Bot, service: MatchService, breaker: BreakerService,
+                 challenges: ChallengeService):
+        self.bot = bot
+        self.service = service
+        self.breaker = breaker
+        self.challenges = challenges
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(MatchButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(MatchButton)
+
+    # ---- /match -----------------------------------------------------------------------------
+    @app_commands.command(name="match", description="A match of rounds: break my code, then "
+                                                    "I break yours (or play someone)")
+    @app_commands.describe(
+        opponent="Play this person instead of me (they accept with a button)",
+        rounds=f"Rounds to play ({MIN_ROUNDS}-{MAX_ROUNDS}, default {DEFAULT_ROUNDS})",
+        **RULE_DESCRIPTIONS,
+        strategy=f"How I pick my guesses (default {DEFAULT_STRATEGY})",
+    )
+    @app_commands.choices(strategy=STRATEGY_CHOICES)
+    @app_commands.guild_only()
+    async def match(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member | None = None,
+        rounds: app_commands.Range[int, MIN_ROUNDS, MAX_ROUNDS] = DEFAULT_ROUNDS,
+        pegs: Pegs = CLASSIC.pegs,
+        colors: Colors = CLASSIC.colors,
+        max_guesses: MaxGuesses = CLASSIC.max_guesses,
+        repeats: bool = CLASSIC.repeats,
+        strategy: str = DEFAULT_STRATEGY,
+    ) -> None:
+        assert interaction.channel_id is not None  # guild-only
+        rules = make_rules(pegs, colors, max_guesses, repeats)
+        if strategy not in STRATEGIES:
+            raise UnknownStrategy(strategy)
+        if opponent is not None and opponent.bot:
+            raise BadOpponent("bots don't play matches (I am the exception)")
+        view = await self.service.start(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
+            rounds=rounds, strategy=strategy, opponent=opponent.id if opponent else None,
+            action_id=interaction.id)
+        note = None
+        if view.expired is not None:
+            note = f"The previous match here (#{view.expired.id}) had no move for too long."
+        embeds = [scoreboard_embed(view, note=note)]
+        if view.expired is not None:
+            embeds.append(scoreboard_embed(MatchView(view.expired)))
+        if view.game is not None:
+            embeds.append(board_embed(view.game, note=half_note(view)))
+        sent = await interaction.response.send_message(
+            embeds=embeds, view=scoreboard_view(view) or discord.utils.MISSING)
+        if sent.message_id is not None:
+            await self.service.set_board_message(view.match.id, sent.message_id)
+            if view.game is not None:
+                await self.breaker.games.set_board_message(view.game.id, sent.message_id)
+
+    # ---- what the /mastermind group asks of a match -----------------------------------------
+    async def running(self, channel_id: int) -> MatchView | None:
+        return await self.service.in_channel(channel_id)
+
+    async def show_board(self, interaction: discord.Interaction, view: MatchView) -> None:
+        """``/mastermind board`` while a match runs: the scoreboard, and the half's board."""
+        await interaction.response.defer(thinking=True)
+        await self._post(interaction, view)
+
+    async def quit(self, interaction: discord.Interaction) -> bool:
+        """``/mastermind quit`` while a match runs; False when none does."""
+        assert interaction.channel_id is not None
+        permissions = interaction.permissions
+        view = await self.service.quit(
+            channel_id=interaction.channel_id, user_id=interaction.user.id,
+            can_manage=bool(permissions and permissions.manage_messages),
+            action_id=interaction.id)
+        if view is None:
+            return False
+        embeds = [scoreboard_embed(view)]
+        if view.game is not None and view.game.kind is GameKind.BREAKER:
+            embeds.append(board_embed(view.game))
+        await interaction.response.send_message(embeds=embeds)
+        for message_id in (view.match.board_message_id,
+                           view.game.board_message_id if view.game else None):
+            await _strip_buttons(interaction, message_id)
+        return True
+
+    async def ask_setter_code(self, interaction: discord.Interaction, rules: Rules) -> None:
+        """``/mastermind new setter:me``: the code is typed in a modal only the setter sees."""
+        assert interaction.channel_id is not None
+        await self.breaker.games.check_free(interaction.channel_id)
+        await interaction.response.send_modal(SetCodeModal(rules))
+
+    # ---- buttons and the modal --------------------------------------------------------------
+    async def on_button(self, interaction: discord.Interaction, action: MatchAction,
+                        match_id: int, half: int | None) -> None:
+        if action is MatchAction.CODE:
+            assert half is not None
+            match = await self.service.check_setter(match_id, half, interaction.user.id)
+            await interaction.response.send_modal(
+                SetCodeModal(match.rules, match_id=match.id, half=half))
+            return
+        await self.service.check_invitation(match_id, interaction.user.id)
+        view = await self.service.answer(
+            match_id, user_id=interaction.user.id, user_name=display_name(interaction.user),
+            accept=action is MatchAction.ACCEPT, action_id=interaction.id)
+        await interaction.response.edit_message(embed=scoreboard_embed(view),
+                                                view=scoreboard_view(view))
+
+    async def on_code(self, interaction: discord.Interaction, modal: SetCodeModal) -> None:
+        assert interaction.channel_id is not None
+        text = modal.code.value
+        if modal.match_id is None:
+            await self._start_setter_game(interaction, modal.rules, text)
+            return
+        view = await self.service.set_code(modal.match_id, modal.half,
+                                           user_id=interaction.user.id, text=text,
+                                           action_id=interaction.id)
+        await interaction.response.defer(thinking=True)
+        await self._post(interaction, view)
+        await _strip_buttons(interaction, view.match.board_message_id, keep=None)
+
+    async def _start_setter_game(self, interaction: discord.Interaction, rules: Rules,
+                                 text: str) -> None:
+        assert interaction.channel_id is not None
+        code = read_code(text, rules, example(rules))
+        started = await self.breaker.new_game(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
+            action_id=interaction.id, secret=code)
+        await interaction.response.send_message(
+            embed=board_embed(started.game, note=setter_note(interaction.user.id)))
+        sent = await interaction.original_response()
+        await self.breaker.games.set_board_message(started.game.id, sent.id)
+
+    # ---- after a half-round ----------------------------------------------------------------
+    async def after_half(self, interaction: discord.Interaction, ended: GameRecord) -> None:
+        """A half-round's game ended: show the score, then the next half-round's board."""
+        assert ended.match_id is not None
+        view = await self.service.view(ended.match_id)
+        if view is None:
+            return
+        replayed = (ended.status is GameStatus.QUIT and view.game is not None
+                    and view.game.id != ended.id and view.match.running)
+        await self._post(interaction, view, note=REPLAY_NOTE if replayed else None)
+
+    async def _post(self, interaction: discord.Interaction, view: MatchView, *,
+                    note: str | None = None) -> None:
+        """The scoreboard, then (while it runs) the current half-round's board, as followups
+        of an answered or deferred interaction; each is remembered as the one to link."""
+        scoreboard = await interaction.followup.send(
+            embed=scoreboard_embed(view, note=note),
+            view=scoreboard_view(view) or discord.utils.MISSING, wait=True)
+        await self.service.set_board_message(view.match.id, scoreboard.id)
+        game = view.game
+        if game is None or not game.active or not view.match.running:
+            return
+        if game.kind is GameKind.CHALLENGE:
+            state = await self.challenges.board(game)
+            board = await interaction.followup.send(
+                content=half_note(view), embed=challenge_embed(state),
+                view=challenge_view(state) or discord.utils.MISSING, wait=True)
+        else:
+            board = await interaction.followup.send(
+                embed=board_embed(game, note=half_note(view)), wait=True)
+        await self.breaker.games.set_board_message(game.id, board.id)
+        await _strip_buttons(interaction, game.board_message_id, keep=board.id)
+
+
+async def _strip_buttons(interaction: discord.Interaction, message_id: int | None,
+                         keep: int | None = None) -> None:
+    """An older board's buttons belong to an older state: take them off (best effort)."""
+    channel = interaction.channel
+    if not message_id or message_id == keep or channel is None:
+        return
+    partial = getattr(channel, "get_partial_message", None)
+    if partial is None:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await partial(message_id).edit(view=None)

@@ -1,0 +1,346 @@
+"""Matches, Discord-free: start, invite and answer, set a code, advance, quit, expire.
+
+A half-round is an ordinary game (a breaker game, or a challenge when the bot breaks), so
+its moves go through the breaker and challenge services as always. When a half-round's
+game ends, :meth:`MatchService.on_game_end` runs inside the transaction that ended it
+(``GameService.end_hooks``): the match scores the half and opens the next one in the same
+commit, exactly once (the update names the half it advances from).
+"""
+
+from __future__ import annotations
+
+import secrets as secure_random
+from dataclasses import dataclass
+
+import aiosqlite
+
+from engine import Code, Rules, draw_secret, example
+
+from ...core.codes import read_code
+from ...core.enums import GameKind, GameStatus
+from ...core.errors import GameAlreadyRunning, MatchRunning, UserError
+from ...core.games import GameService
+from ...core.matches import INVITATION_SECONDS, MatchRecord, MatchStatus, Side, half_score
+from ...core.records import GameRecord
+from ...store import MatchStore, StaleWrite, once
+
+
+class NotInMatch(UserError):
+    """Someone who plays no side of the match pressed its button or tried to end it."""
+
+    def __init__(self, match: MatchRecord):
+        super().__init__("you are not playing in this match")
+        self.match = match
+
+
+class NotYourCode(UserError):
+    """The code-setting button, pressed by a player whose turn to set it is not now."""
+
+    def __init__(self, match: MatchRecord):
+        super().__init__("it is not your code to set")
+        self.match = match
+
+
+class MatchOver(UserError):
+    """A button of a match that has ended (or an invitation no longer open)."""
+
+    def __init__(self, match: MatchRecord | None):
+        super().__init__("that match is over")
+        self.match = match
+
+
+class StaleMatchButton(UserError):
+    """A button for an earlier half-round (the code was set already, a double click)."""
+
+    def __init__(self, match: MatchRecord):
+        super().__init__("that button is out of date")
+        self.match = match
+
+
+class BadOpponent(UserError):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """A match and the game of its current half-round (None while a code is awaited)."""
+
+    match: MatchRecord
+    game: GameRecord | None = None
+    #: The channel's previous match, when this action found it idle and ended it.
+    expired: MatchRecord | None = None
+
+
+class MatchService:
+    def __init__(self, games: GameService):
+        self.games = games
+        self.store = MatchStore()
+        games.end_hooks.append(self.on_game_end)
+        games.channel_checks.append(self.check_channel)
+
+    # ---- the rules of time ----------------------------------------------------------------
+    def lapsed(self, match: MatchRecord, now: float) -> bool:
+        """An invitation unanswered too long, or a match waiting too long for a code."""
+        if match.status is MatchStatus.INVITED:
+            return now - match.created_at > INVITATION_SECONDS
+        return match.status is MatchStatus.ACTIVE and now - match.updated_at > (
+            self.games.idle_timeout)
+
+    async def check_channel(self, conn: aiosqlite.Connection, channel_id: int) -> None:
+        """A running match holds its channel between half-rounds (GameService asks)."""
+        match = await self.store.running_in_channel(conn, channel_id)
+        if match is not None and not self.lapsed(match, self.games.clock()):
+            raise MatchRunning(match)
+
+    async def _free_channel(self, conn: aiosqlite.Connection, channel_id: int
+                            ) -> MatchRecord | None:
+        """Inside a write: refuse when a game or match runs here; end a lapsed match and
+        return it (its score so far is shown)."""
+        game, abandoned = await self.games.load_active(conn, channel_id)
+        if game is not None:
+            raise GameAlreadyRunning(game)
+        match = await self.store.running_in_channel(conn, channel_id)
+        now = self.games.clock()
+        if match is not None:
+            if not self.lapsed(match, now):
+                raise MatchRunning(match)
+            return await self._expire(conn, match, now)
+        if abandoned is not None and abandoned.match_id is not None:
+            return await self.store.get(conn, abandoned.match_id)
+        return None
+
+    async def _expire(self, conn: aiosqlite.Connection, match: MatchRecord, now: float
+                      ) -> MatchRecord:
+        status = (MatchStatus.EXPIRED if match.status is MatchStatus.INVITED
+                  else MatchStatus.ABANDONED)
+        return await self.store.finish(conn, match, status=status, winner=None, now=now)
+
+    # ---- starting -------------------------------------------------------------------------
+    async def start(
+        self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
+        rules: Rules, rounds: int, strategy: str, opponent: int | None,
+        action_id: int | None = None,
+    ) -> MatchView:
+        """A match against the bot starts at once with its first half-round; one against a
+        person waits for the invitation to be accepted."""
+        if opponent == user_id:
+            raise BadOpponent("you can't play a match against yourself")
+        now = self.games.clock()
+        async with once(), self.games.db.transaction() as conn:
+            expired = await self._free_channel(conn, channel_id)
+            match = await self.store.create(
+                conn, guild_id=guild_id, channel_id=channel_id, rules=rules,
+                strategy=strategy if opponent is None else None, rounds=rounds,
+                player_a=user_id, player_b=opponent,
+                status=MatchStatus.ACTIVE if opponent is None else MatchStatus.INVITED,
+                now=now, action_id=action_id)
+            game = await self._open_half(conn, match, now) if opponent is None else None
+            await self.games.store.remember_player(conn, user_id, user_name, now)
+        return MatchView(match, game, expired)
+
+    async def _open_half(self, conn: aiosqlite.Connection, match: MatchRecord, now: float, *,
+                         secret: Code | None = None, action_id: int | None = None
+                         ) -> GameRecord | None:
+        """The game of the match's current half-round; None while a person's code is awaited.
+
+        Against the bot: the player breaks the bot's code (a breaker game), then the bot
+        breaks the player's (a challenge, its first guess thought of when first shown)."""
+        if match.vs_bot and match.breaker() is Side.A:
+            return await self._create(conn, match, now, action_id, GameKind.BREAKER,
+                                      secret=draw_secret(match.rules), started_by=match.player_a)
+        if match.vs_bot:
+            return await self._create(conn, match, now, action_id, GameKind.CHALLENGE,
+                                      secret=None, started_by=match.player_a)
+        breaker, setter = match.player(match.breaker()), match.player(match.setter())
+        if secret is None or breaker is None:
+            return None
+        return await self._create(conn, match, now, action_id, GameKind.BREAKER, secret=secret,
+                                  started_by=breaker, setter_id=setter)
+
+    async def _create(self, conn: aiosqlite.Connection, match: MatchRecord, now: float,
+                      action_id: int | None, kind: GameKind, *, secret: Code | None,
+                      started_by: int, setter_id: int | None = None) -> GameRecord:
+        challenge = kind is GameKind.CHALLENGE
+        return await self.games.store.create(
+            conn, guild_id=match.guild_id, channel_id=match.channel_id, kind=kind,
+            rules=match.rules, secret=secret, started_by=started_by, now=now,
+            strategy=match.strategy if challenge else None,
+            seed=secure_random.randbelow(2**31) if challenge else 0, action_id=action_id,
+            match_id=match.id, match_half=match.half, setter_id=setter_id)
+
+    # ---- an invitation ----------------------------------------------------------------------
+    async def check_invitation(self, match_id: int, user_id: int) -> MatchRecord:
+        """Read-only: may this person answer this invitation now?"""
+        match = await self.store.get(await self.games.db.reader(), match_id)
+        if match is None or match.status is not MatchStatus.INVITED:
+            raise MatchOver(match)
+        if user_id not in (match.player_a, match.player_b):
+            raise NotInMatch(match)
+        return match
+
+    async def answer(self, match_id: int, *, user_id: int, user_name: str, accept: bool,
+                     action_id: int | None = None) -> MatchView:
+        """Accept (the invited player) or decline (either player: the inviter withdraws)."""
+        now = self.games.clock()
+        async with once(), self.games.db.transaction() as conn:
+            match = await self.store.get(conn, match_id)
+            if match is None or match.status is not MatchStatus.INVITED:
+                raise MatchOver(match)
+            if user_id not in (match.player_a, match.player_b):
+                raise NotInMatch(match)
+            if self.lapsed(match, now):
+                match = await self._expire(conn, match, now)
+            elif accept and user_id == match.player_b:
+                match = await self.store.accept(conn, match, now=now, action_id=action_id)
+                await self.games.store.remember_player(conn, user_id, user_name, now)
+                return MatchView(match)
+            elif accept:
+                raise NotInMatch(match)  # only the invited player accepts
+            else:
+                return MatchView(await self.store.finish(
+                    conn, match, status=MatchStatus.DECLINED, winner=None, now=now,
+                    ended_by=user_id, action_id=action_id))
+        raise MatchOver(match)  # expired: recorded above, and committed
+
+    # ---- a code set by a person --------------------------------------------------------------
+    async def check_setter(self, match_id: int, half: int, user_id: int) -> MatchRecord:
+        """Read-only: may this person set the code of this half-round now?"""
+        conn = await self.games.db.reader()
+        match = await self.store.get(conn, match_id)
+        if match is None or match.status is not MatchStatus.ACTIVE:
+            raise MatchOver(match)
+        self._check_setter(match, half, user_id)
+        if await self.store.half_game(conn, match.id, half) is not None:
+            raise StaleMatchButton(match)
+        return match
+
+    @staticmethod
+    def _check_setter(match: MatchRecord, half: int, user_id: int) -> None:
+        side = match.side_of(user_id)
+        if side is None:
+            raise NotInMatch(match)
+        if half != match.half:
+            raise StaleMatchButton(match)
+        if side is not match.setter() or match.vs_bot:
+            raise NotYourCode(match)
+
+    async def set_code(self, match_id: int, half: int, *, user_id: int, text: str,
+                       action_id: int | None = None) -> MatchView:
+        """The setter's code: the half-round's breaker game starts with it as the secret."""
+        reader_match = await self.check_setter(match_id, half, user_id)
+        code = read_code(text, reader_match.rules, example(reader_match.rules))
+        now = self.games.clock()
+        try:
+            async with once(), self.games.db.transaction() as conn:
+                match = await self.store.get(conn, match_id)
+                if match is None or match.status is not MatchStatus.ACTIVE:
+                    raise MatchOver(match)
+                self._check_setter(match, half, user_id)
+                if self.lapsed(match, now):
+                    expired = await self._expire(conn, match, now)
+                else:
+                    running, _ = await self.games.load_active(conn, match.channel_id)
+                    if running is not None:
+                        raise GameAlreadyRunning(running)
+                    game = await self._open_half(conn, match, now, secret=code,
+                                                 action_id=action_id)
+                    match = await self.store.touch(conn, match, now)
+                    return MatchView(match, game)
+        except StaleWrite:
+            raise StaleMatchButton(reader_match) from None
+        raise MatchOver(expired)
+
+    # ---- the end of a half-round (inside the transaction that ended its game) --------------
+    async def on_game_end(self, conn: aiosqlite.Connection, game: GameRecord,
+                          by: int | None) -> None:
+        if game.match_id is None:
+            return
+        match = await self.store.get(conn, game.match_id)
+        if match is None or match.status is not MatchStatus.ACTIVE or (
+                game.match_half != match.half):
+            return
+        now = game.ended_at or self.games.clock()
+        if game.status is GameStatus.ABANDONED:
+            await self.store.finish(conn, match, status=MatchStatus.ABANDONED, winner=None,
+                                    now=now)
+        elif game.status is GameStatus.QUIT and by is None and game.kind is GameKind.CHALLENGE:
+            # A reveal: the 1978 computer says "try again, and this time please be more
+            # careful": the half-round starts over.
+            match = await self.store.touch(conn, match, now)
+            await self._open_half(conn, match, now)
+        elif game.status is GameStatus.QUIT:
+            await self._forfeit(conn, match, by, now)
+        else:
+            await self._score(conn, match, game, now)
+
+    async def _score(self, conn: aiosqlite.Connection, match: MatchRecord, game: GameRecord,
+                     now: float) -> None:
+        match = await self.store.advance(
+            conn, match, half_scores=(*match.half_scores, half_score(game)), now=now)
+        if match.half < match.halves:
+            await self._open_half(conn, match, now)
+            return
+        match = await self.store.finish(conn, match, status=MatchStatus.FINISHED,
+                                        winner=match.leader(), now=now)
+        await self.games.stats.record_match(conn, match)
+
+    async def _forfeit(self, conn: aiosqlite.Connection, match: MatchRecord, by: int | None,
+                       now: float, action_id: int | None = None) -> MatchRecord:
+        """A player who quits loses the match; a moderator's end has no winner."""
+        side = match.side_of(by) if by is not None else None
+        if side is None:
+            return await self.store.finish(conn, match, status=MatchStatus.ENDED, winner=None,
+                                           now=now, ended_by=by, action_id=action_id)
+        match = await self.store.finish(conn, match, status=MatchStatus.FORFEIT,
+                                        winner=side.other.value, now=now, ended_by=by,
+                                        action_id=action_id)
+        await self.games.stats.record_match(conn, match)
+        return match
+
+    # ---- quitting -------------------------------------------------------------------------
+    async def quit(self, *, channel_id: int, user_id: int, can_manage: bool,
+                   action_id: int | None = None) -> MatchView | None:
+        """End the channel's match: a player forfeits, a moderator ends it with no winner.
+        None when no match runs here (the caller ends the channel's game instead)."""
+        now = self.games.clock()
+        async with once(), self.games.db.transaction() as conn:
+            game, _ = await self.games.load_active(conn, channel_id)
+            match = await self.store.running_in_channel(conn, channel_id)
+            if match is None or (game is not None and game.match_id != match.id):
+                return None
+            if match.side_of(user_id) is None and not can_manage:
+                raise NotInMatch(match)
+            if match.status is MatchStatus.INVITED:
+                match = await self.store.finish(conn, match, status=MatchStatus.DECLINED,
+                                                winner=None, now=now, ended_by=user_id,
+                                                action_id=action_id)
+            elif game is not None:
+                game = await self.games.end(conn, game, GameStatus.QUIT, now=now,
+                                            action_id=action_id, by=user_id)
+                match = await self.store.get(conn, match.id) or match
+            else:
+                match = await self._forfeit(conn, match, user_id, now, action_id)
+        return MatchView(match, game)
+
+    # ---- reading --------------------------------------------------------------------------
+    async def view(self, match_id: int) -> MatchView | None:
+        conn = await self.games.db.reader()
+        match = await self.store.get(conn, match_id)
+        if match is None:
+            return None
+        half = min(match.half, match.halves - 1)
+        game = await self.store.half_game(conn, match.id, half)
+        if game is not None and game.match_half != match.half and match.running:
+            game = None  # the next half-round has not started yet
+        return MatchView(match, game)
+
+    async def in_channel(self, channel_id: int) -> MatchView | None:
+        """The channel's running match (None when none runs)."""
+        match = await self.store.running_in_channel(await self.games.db.reader(), channel_id)
+        return await self.view(match.id) if match is not None else None
+
+    async def set_board_message(self, match_id: int, message_id: int) -> None:
+        async with self.games.db.transaction() as conn:
+            await self.store.set_board_message(conn, match_id, message_id)

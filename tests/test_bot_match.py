@@ -1,0 +1,192 @@
+"""/match: the 1978 game of rounds against the bot and between two people, and codes set by
+people (/mastermind new setter:me), through discord.py's real dispatch with a real SQLite
+file. Scores are read back from the database and from the scoreboard players see."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+
+from conftest import snapshot
+
+from engine import Feedback, SolverSession, code_from_digits, score
+from engine.rules import Rules
+
+
+# ---- reading the stored state ---------------------------------------------------------------
+def rows(db_path, sql, *args) -> list[sqlite3.Row]:
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        conn.row_factory = sqlite3.Row
+        return conn.execute(sql, args).fetchall()
+
+
+def the_match(db_path) -> sqlite3.Row:
+    return rows(db_path, "SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+
+
+def running_game(db_path, channel_id) -> sqlite3.Row:
+    found = rows(db_path, "SELECT * FROM games WHERE channel_id = ? AND status = 'active'",
+                 channel_id)
+    assert found, "no running game"
+    return found[0]
+
+
+def everything(db_path) -> dict:
+    """Every stored row a refused action must leave as it was."""
+    state = snapshot(db_path)
+    for table in ("matches", "challenge_replies", "match_results", "results"):
+        state[table] = rows(db_path, f"SELECT * FROM {table} ORDER BY 1, 2")
+    return state
+
+
+def bot_guess(db_path, game_id) -> str:
+    """The guess the bot is asking about: the engine replays the stored replies and seed."""
+    game = rows(db_path, "SELECT * FROM games WHERE id = ?", game_id)[0]
+    rules = Rules(game["pegs"], game["colors"], game["max_guesses"], bool(game["repeats"]))
+    replies = rows(db_path, "SELECT guess, black, white FROM challenge_replies WHERE game_id = ?"
+                   " AND taken_back_at IS NULL ORDER BY turn", game_id)
+    session = SolverSession.restore(
+        rules, game["strategy"],
+        [(code_from_digits(r["guess"]), Feedback(r["black"], r["white"])) for r in replies],
+        seed=game["seed"])
+    return "".join(map(str, session.next_guess()))
+
+
+def board_of(fake, db_path, game_id):
+    message_id = rows(db_path, "SELECT board_message_id FROM games WHERE id = ?", game_id)[0][0]
+    assert message_id, "the game's board was never posted"
+    return fake.message(message_id)
+
+
+# ---- acting ---------------------------------------------------------------------------------
+async def slash(fake, bot, world, command, user, **options):
+    return await fake.slash(bot, command, user=user, channel=world.general, guild=world.guild,
+                            **options)
+
+
+async def guess(fake, bot, world, code, user):
+    return await slash(fake, bot, world, "guess", user, code=code)
+
+
+async def reply(fake, bot, db_path, game_id, black, white, user):
+    """Click the reply button on the challenge's board."""
+    turn = len(rows(db_path, "SELECT 1 FROM challenge_replies WHERE game_id = ? AND"
+                             " taken_back_at IS NULL", game_id)) + 1
+    board = board_of(fake, db_path, game_id)
+    return await fake.click(bot, board, f"mmc:r:{game_id}:{turn}:{black}:{white}", user=user)
+
+
+async def let_the_bot_break(fake, bot, world, db_path, secret, user):
+    """Answer the bot truthfully until the half-round ends: (its moves, the last click)."""
+    game_id = running_game(db_path, world.general.id)["id"]
+    for moves in range(1, 21):
+        fb = score(secret, bot_guess(db_path, game_id))
+        result = await reply(fake, bot, db_path, game_id, fb.black, fb.white, user)
+        assert not result.ephemeral, result.embed
+        status = rows(db_path, "SELECT status FROM games WHERE id = ?", game_id)[0][0]
+        if status != "active":
+            return (moves if status == "won" else 0), result
+    raise AssertionError("the bot never finished")
+
+
+def wrong_codes(secret: str, count: int) -> list[str]:
+    codes = [f"{a}{b}{c}{d}" for a in "123456" for b in "123456" for c in "12" for d in "12"]
+    return [c for c in codes if c != secret][:count]
+
+
+def half_scores(db_path) -> str:
+    return the_match(db_path)["half_scores"]
+
+
+def scoreboard(result) -> dict:
+    """The scoreboard embed among the messages an interaction posted."""
+    for message in reversed(result.messages):
+        for embed in message.embeds:
+            if "Match #" in (embed.get("footer") or {}).get("text", ""):
+                return embed
+    raise AssertionError(f"no scoreboard in {result.messages}")
+
+
+def totals_line(embed) -> str:
+    return next(line for line in embed["description"].splitlines()
+                if line.startswith("**Total moves**"))
+
+
+# ---- against the bot ------------------------------------------------------------------------
+async def test_two_rounds_against_the_bot_scored_move_by_move(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    alice, bob = world.alice, world.bob
+    started = await slash(fake_discord, bot, world, "match", alice, rounds=2, max_guesses=6)
+    assert not started.ephemeral
+    board = scoreboard(started)
+    assert board["title"] == "Match: round 1 of 2"
+    assert "breaks my code" in board["description"]
+    match = the_match(db_path)
+    assert (match["status"], match["half"], match["half_scores"]) == ("active", 0, "")
+    game = running_game(db_path, world.general.id)
+    assert (game["kind"], game["match_id"], game["match_half"]) == ("breaker", match["id"], 0)
+    secret = game["secret"]
+    assert all(secret not in str(m.embeds) for m in started.messages)
+
+    # A stranger may not guess the player's half-round; nothing changes.
+    before = everything(db_path)
+    refused = await guess(fake_discord, bot, world, "1122", bob)
+    assert refused.ephemeral and refused.embed["title"] == "Not your code to break"
+    assert everything(db_path) == before
+
+    # Round 1, first half: alice needs 2 moves.
+    miss = wrong_codes(secret, 1)[0]
+    first = await guess(fake_discord, bot, world, miss, alice)
+    assert not first.ephemeral and half_scores(db_path) == ""
+    won = await guess(fake_discord, bot, world, secret, alice)
+    assert not won.ephemeral
+    assert half_scores(db_path) == "2" and the_match(db_path)["half"] == 1
+    shown = scoreboard(won)
+    assert totals_line(shown) == f"**Total moves** <@{alice.id}> **2** · me **0**"
+    assert "I break" in shown["description"]
+    challenge = running_game(db_path, world.general.id)
+    assert (challenge["kind"], challenge["match_half"]) == ("challenge", 1)
+    assert board_of(fake_discord, db_path, challenge["id"]).custom_ids  # reply buttons
+
+    # A stranger can't answer the bot's guesses either.
+    before = everything(db_path)
+    stranger = await reply(fake_discord, bot, db_path, challenge["id"], 0, 0, bob)
+    assert stranger.ephemeral and "not your challenge" in stranger.embed["title"]
+    assert everything(db_path) == before
+
+    # Round 1, second half: the bot breaks 3632.
+    bot_moves, _ = await let_the_bot_break(fake_discord, bot, world, db_path, "3632", alice)
+    assert 1 <= bot_moves <= 5
+    assert half_scores(db_path) == f"2,{bot_moves}"
+    match = the_match(db_path)
+    assert (match["half"], match["status"]) == (2, "active")
+    assert running_game(db_path, world.general.id)["match_half"] == 2
+
+    # Round 2, first half: alice fails all 6 guesses, which scores 7.
+    secret = running_game(db_path, world.general.id)["secret"]
+    for n, code in enumerate(wrong_codes(secret, 6), 1):
+        result = await guess(fake_discord, bot, world, code, alice)
+        assert not result.ephemeral
+        assert half_scores(db_path) == (f"2,{bot_moves}" if n < 6 else f"2,{bot_moves},7")
+    assert totals_line(scoreboard(result)) == (
+        f"**Total moves** <@{alice.id}> **9** · me **{bot_moves}**")
+
+    # Round 2, second half, then the final score: fewer moves wins.
+    last, clicked = await let_the_bot_break(fake_discord, bot, world, db_path, "6543", alice)
+    match = the_match(db_path)
+    assert match["half_scores"] == f"2,{bot_moves},7,{last}"
+    assert match["status"] == "finished"
+    bot_total = bot_moves + last
+    expected = "a" if bot_total > 9 else "b" if bot_total < 9 else "draw"
+    assert match["winner"] == expected
+    final = scoreboard(clicked)
+    assert final["title"].startswith("Match over")
+    assert totals_line(final) == f"**Total moves** <@{alice.id}> **9** · me **{bot_total}**"
+    results = rows(db_path, "SELECT user_id, mode, won, guesses FROM match_results")
+    points = {"a": 2, "b": 0, "draw": 1}[expected]
+    assert [tuple(r) for r in results] == [(alice.id, "match-bot", int(expected == "a"), points)]
+    assert rows(db_path, "SELECT COUNT(*) FROM games WHERE status = 'active'")[0][0] == 0
+    fake_discord.assert_no_violations()
+
