@@ -1,0 +1,85 @@
+"""``mastermind build-trees``: compute the optimal decision trees shipped in engine/data/trees.
+
+Each tree is found by the exact solver (:mod:`engine.optimal`), checked by replaying it
+over every code, and written with its header (see :mod:`engine.trees`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import TextIO
+
+from engine import Rules
+from engine.optimal import ExactSolver
+from engine.trees import to_json, tree_name
+
+#: Every size built by default: (pegs, colours, repeats, guess limit or None).
+DEFAULT_SIZES: tuple[tuple[int, int, bool, int | None], ...] = (
+    *((p, c, True, None) for p in (2, 3, 4) for c in range(2, 7)),
+    *((p, c, False, None) for p in (2, 3, 4) for c in range(max(p, 2), 7)),
+    (4, 6, True, 5),
+)
+DATA = Path(__file__).resolve().parent.parent / "engine" / "data" / "trees"
+
+
+def parse_size(text: str) -> tuple[int, int, bool, int | None]:
+    """``4x6``, ``4x6-norep``, ``4x6-max5`` -> (pegs, colours, repeats, limit)."""
+    size, *flags = text.split("-")
+    try:
+        pegs, colors = (int(x) for x in size.split("x"))
+        limit = next((int(f[3:]) for f in flags if f.startswith("max")), None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: write a size as PEGSxCOLOURS, e.g. 4x6, 4x6-norep or 4x6-max5"
+        ) from None
+    return pegs, colors, "norep" not in flags, limit
+
+
+def build(
+    sizes: list[tuple[int, int, bool, int | None]], out_dir: Path, out: TextIO
+) -> int:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for pegs, colors, repeats, limit in sizes:
+        rules = Rules(pegs, colors, repeats=repeats)
+        started = time.process_time()
+        solver = ExactSolver(rules, limit)
+        guesses = solver.tree()
+        seconds = time.process_time() - started
+        text = to_json(rules, limit, guesses, seconds)
+        name = tree_name(rules, limit)
+        (out_dir / f"{name}.json").write_text(text, encoding="utf-8")
+        total = solver.value()
+        print(
+            f"{name}: total {total} over {rules.code_count} codes "
+            f"({total / rules.code_count:.4f}), {len(guesses)} nodes, {seconds:.1f} s CPU",
+            file=out, flush=True,
+        )
+    return 0
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "build-trees", help="compute the optimal decision trees shipped with the engine",
+        description="Compute optimal decision trees (fewest guesses in total) and write "
+        "them to engine/data/trees. Without sizes, every shipped size is rebuilt "
+        "(about a minute of CPU).",
+    )
+    parser.add_argument(
+        "sizes", nargs="*", type=parse_size, metavar="SIZE",
+        help="sizes such as 4x6, 4x6-norep or 4x6-max5 (default: every shipped size)",
+    )
+    parser.add_argument("--out", type=Path, default=DATA, help="folder for the tree files")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    return build(list(args.sizes) or list(DEFAULT_SIZES), args.out, out)
+
+
+if __name__ == "__main__":
+    import sys
+
+    root = argparse.ArgumentParser(prog="python -m cli.build_trees")
+    add_parser(root.add_subparsers(dest="command", required=True))
+    sys.exit(run(root.parse_args(["build-trees", *sys.argv[1:]]), sys.stdout))

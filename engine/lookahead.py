@@ -1,0 +1,299 @@
+"""Lookahead: the greedy scores' best few candidates, each played out to the end.
+
+One-step scores (entropy, most parts) lose most of their guesses in the first decisions.
+Here the best few candidates of those scores are each *completed*: every code still
+possible is played out with a fast greedy policy that guesses possible codes, and the
+candidate whose completed total is smallest is played. Small sets are played exactly
+(a guess that tells every code apart is optimal), and the first levels of large sizes
+come from an opening book computed offline (``engine/data/books``) so that every live
+move stays fast. Every choice is deterministic for the same rules, history and seed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+from .memory import Cache
+from .rules import Rules
+from .space import CodeSpace, space_for
+from .strategies import (
+    Decision,
+    canonical_guesses,
+    first_move_candidates,
+    partition_scores,
+    reply_counts,
+    rng_for,
+)
+
+_BOOKS = "data/books"
+
+
+@dataclass(frozen=True)
+class LookaheadBudget:
+    """How much work one lookahead decision may do."""
+
+    #: Candidates completed per decision (the best of the greedy scores).
+    top: int = 8
+    #: Guess x secret entries for ranking the candidates by the greedy scores.
+    rank_entries: int = 6_000_000
+    #: Secrets the ranking is counted over when more are possible (a seeded sample).
+    rank_secrets: int = 2_000
+    #: Largest set whose candidates are completed (larger: the best greedy candidate).
+    rollout_limit: int = 1_500
+    #: Guess x secret entries each node of a completion may score.
+    rollout_entries: int = 250_000
+    #: Guess x secret entries spent looking for a guess that tells every code apart.
+    perfect_entries: int = 2_000_000
+
+
+DEFAULT_LOOKAHEAD = LookaheadBudget()
+#: For building opening books offline: more candidates and every set completed.
+BOOK_BUDGET = LookaheadBudget(
+    top=10, rank_entries=40_000_000, rank_secrets=8_000, rollout_limit=1 << 30,
+    rollout_entries=2_000_000,
+)
+
+
+def _entropy(counts: np.ndarray) -> np.ndarray:
+    c = counts.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(c > 0, c * np.log2(np.maximum(c, 1)), 0.0).sum(axis=1).round(9)
+
+
+def _parts(counts: np.ndarray) -> np.ndarray:
+    return -(counts > 0).sum(axis=1)
+
+
+def lookahead_decision(
+    space: CodeSpace,
+    possible: np.ndarray | None,
+    played: frozenset[int],
+    history: bytes,
+    seed: int = 0,
+    budget: LookaheadBudget = DEFAULT_LOOKAHEAD,
+    *,
+    use_book: bool = True,
+) -> Decision:
+    """The lookahead strategy's next guess (see the module docstring)."""
+    booked = book_for(space.rules).get(history) if use_book else None
+    if booked is not None:
+        return Decision(booked, True, 0, 0)
+    if possible is not None and len(possible) <= 2:
+        return Decision(int(possible[0]), True, len(possible), 0)
+    s = space.all_indices() if possible is None else possible
+    if possible is not None:
+        perfect = perfect_guess(space, possible, played, budget.perfect_entries)
+        if perfect is not None:
+            return Decision(perfect, True, 0, len(possible))
+    ranked, exact = rank_candidates(space, possible, played, history, seed, budget)
+    if len(s) > budget.rollout_limit or len(ranked) == 1:
+        return Decision(int(ranked[0]), exact, len(ranked), len(s))
+    totals = [rollout_total(space, s, int(g), budget) for g in ranked]
+    return Decision(int(ranked[int(np.argmin(totals))]), exact, len(ranked), len(s))
+
+
+def rank_candidates(
+    space: CodeSpace,
+    possible: np.ndarray | None,
+    played: frozenset[int],
+    history: bytes,
+    seed: int,
+    budget: LookaheadBudget,
+) -> tuple[np.ndarray, bool]:
+    """The best ``budget.top`` guesses by entropy and by most parts (entropy's first).
+
+    Returns them with ``True`` when every candidate was scored over every possible code.
+    """
+    rng = rng_for(seed, "lookahead", history)
+    candidates, sample, exact = _ranking_pool(space, possible, played, rng, budget)
+    by_entropy = partition_scores(space, _entropy, candidates, sample)
+    by_parts = partition_scores(space, _parts, candidates, sample)
+    in_sample = np.isin(candidates, sample)
+    chosen: list[int] = []
+    for keys, share in ((by_entropy, budget.top - budget.top // 4), (by_parts, budget.top)):
+        for i in np.lexsort((~in_sample, keys)):  # ties: a possible code, then the lowest
+            if len(chosen) >= share:
+                break
+            if int(candidates[i]) not in chosen:
+                chosen.append(int(candidates[i]))
+    return np.array(chosen, dtype=np.int64), exact
+
+
+def _ranking_pool(
+    space: CodeSpace,
+    possible: np.ndarray | None,
+    played: frozenset[int],
+    rng: np.random.Generator,
+    budget: LookaheadBudget,
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(candidates, secrets to count replies over, exact)`` within the ranking budget."""
+    candidates: np.ndarray | None
+    if possible is None:
+        candidates = first_move_candidates(space)
+        secrets = space.all_indices() if space.materialized else None
+    else:
+        candidates = canonical_guesses(space, played) if space.materialized else None
+        secrets = possible
+    if candidates is not None and secrets is not None and (
+        len(candidates) * len(secrets) <= budget.rank_entries
+    ):
+        return candidates, secrets, True
+    if secrets is None or len(secrets) > budget.rank_secrets:
+        pool = space.size if secrets is None else len(secrets)
+        picks = rng.choice(pool, size=min(pool, budget.rank_secrets), replace=False)
+        sample = np.sort(picks if secrets is None else secrets[picks]).astype(np.int64)
+    else:
+        sample = secrets
+    room = max(budget.rank_entries // len(sample), 2)
+    if candidates is None or len(candidates) > room:
+        own = sample[rng.choice(len(sample), size=min(room // 2, len(sample)), replace=False)]
+        if candidates is None:
+            other = rng.integers(0, space.size, size=room - len(own), dtype=np.int64)
+        else:
+            other = rng.choice(candidates, size=min(room - len(own), len(candidates)),
+                               replace=False)
+        candidates = np.unique(np.concatenate([own, other]))
+    return candidates, sample, False
+
+
+def rollout_total(space: CodeSpace, s: np.ndarray, guess: int, budget: LookaheadBudget) -> int:
+    """Guesses to solve every code of ``s`` when ``guess`` is played first, then greedily."""
+    total = len(s)
+    for part in _classes(space, s, guess):
+        total += _complete(space, part, budget)
+    return total
+
+
+def _complete(space: CodeSpace, s: np.ndarray, budget: LookaheadBudget) -> int:
+    """Total guesses of the fast greedy policy on ``s`` (it guesses possible codes only)."""
+    n = len(s)
+    if n <= 2:
+        return 1 if n == 1 else 3
+    pool = s
+    if n * n > budget.rollout_entries:
+        step = -(-n * n // budget.rollout_entries)
+        pool = s[::step]
+    counts = reply_counts(space.against(s).feedback(pool), space.n_feedback)
+    if counts.max(axis=1).min() <= 1:
+        return 2 * n - 1
+    scores = _entropy(counts)
+    guess = int(pool[int(np.argmin(scores))])
+    return n + sum(_complete(space, part, budget) for part in _classes(space, s, guess))
+
+
+def perfect_guess(
+    space: CodeSpace, possible: np.ndarray, played: frozenset[int], entries: int
+) -> int | None:
+    """A guess that tells every possible code apart (optimal: 2n-1 guesses, or 2n), if any.
+
+    Possible codes are tried first (they can win at once); other codes only while the
+    ``entries`` budget allows.
+    """
+    n = len(possible)
+    if n > space.n_feedback or n * n > entries:
+        return None
+    counts = reply_counts(space.against(possible).feedback(possible), space.n_feedback)
+    hits = np.flatnonzero(counts.max(axis=1) <= 1)
+    if len(hits):
+        return int(possible[hits[0]])
+    if not space.materialized:
+        return None
+    pool = canonical_guesses(space, played)
+    pool = pool[: max(entries // n, 1)]
+    counts = reply_counts(space.against(possible).feedback(pool), space.n_feedback)
+    hits = np.flatnonzero(counts.max(axis=1) <= 1)
+    return int(pool[hits[0]]) if len(hits) else None
+
+
+def _classes(space: CodeSpace, s: np.ndarray, guess: int) -> list[np.ndarray]:
+    row = space.feedback_one(guess, s)
+    order = np.argsort(row, kind="stable")
+    sizes = np.bincount(row, minlength=space.n_feedback)
+    sizes[space.win] = 0
+    ends = np.cumsum(sizes)
+    return [s[order[ends[v] - sizes[v] : ends[v]]] for v in np.flatnonzero(sizes)]
+
+
+# ---- opening books ------------------------------------------------------------------------
+def book_name(rules: Rules) -> str:
+    return f"{rules.pegs}x{rules.colors}" + ("" if rules.repeats else "-norep")
+
+
+_LOADED: Cache[dict[bytes, int]] = Cache("opening books")
+
+
+def book_for(rules: Rules) -> dict[bytes, int]:
+    """The shipped opening book of this size (history bytes -> guess), empty if none."""
+    name = book_name(rules)
+    return _LOADED.get(name, lambda: _load_book(rules, name))
+
+
+def _load_book(rules: Rules, name: str) -> dict[bytes, int]:
+    entry = resources.files("engine").joinpath(_BOOKS, f"{name}.json")
+    if not entry.is_file():
+        return {}
+    return parse_book(rules, entry.read_text("utf-8"))
+
+
+def parse_book(rules: Rules, text: str) -> dict[bytes, int]:
+    """A book from its file, checked: its size, and every move a code of that size."""
+    data = json.loads(text)
+    if (data["pegs"], data["colors"], data["repeats"]) != (
+        rules.pegs, rules.colors, rules.repeats
+    ):
+        raise ValueError(f"the book for {book_name(rules)} is for another size")
+    size = space_for(rules).size
+    moves = {bytes.fromhex(h): int(g) for h, g in data["moves"]}
+    if any(not 0 <= g < size for g in moves.values()) or b"" not in moves:
+        raise ValueError(f"the book for {book_name(rules)} is damaged")
+    return moves
+
+
+def build_book(
+    rules: Rules, depth: int, budget: LookaheadBudget = BOOK_BUDGET, seed: int = 0
+) -> dict[bytes, int]:
+    """Lookahead's moves for every history of fewer than ``depth`` guesses (offline)."""
+    from .filtering import filter_possible
+    from .solver import history_key
+
+    space = space_for(rules)
+    moves: dict[bytes, int] = {}
+    stack: list[tuple[np.ndarray | None, frozenset[int], tuple[tuple[int, int], ...]]] = [
+        (None, frozenset(), ())
+    ]
+    while stack:
+        possible, played, history = stack.pop()
+        key = history_key(space, history)
+        n = space.size if possible is None else len(possible)
+        if n <= 2:
+            continue
+        guess = lookahead_decision(
+            space, possible, played, key, seed, budget, use_book=False
+        ).index
+        moves[key] = guess
+        if len(history) + 1 >= depth:
+            continue
+        digits = space.digits(np.array([guess], dtype=np.int64))[0]
+        now_played = played | {int(d) for d in digits}
+        s = space.all_indices() if possible is None else possible
+        for value in np.unique(space.feedback_one(guess, s)):
+            if value != space.win:
+                sub = filter_possible(space, possible, guess, int(value))
+                stack.append((sub, now_played, (*history, (guess, int(value)))))
+    return moves
+
+
+def book_json(rules: Rules, depth: int, moves: dict[bytes, int], seconds: float) -> str:
+    data = {
+        "pegs": rules.pegs,
+        "colors": rules.colors,
+        "repeats": rules.repeats,
+        "depth": depth,
+        "build_seconds": round(seconds, 1),
+        "moves": sorted([k.hex(), g] for k, g in moves.items()),
+    }
+    return json.dumps(data, separators=(",", ":")) + "\n"

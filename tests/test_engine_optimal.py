@@ -1,0 +1,223 @@
+"""Exact optimal play: the solver against an independent brute force, the shipped trees,
+the ``optimal`` and ``lookahead`` strategies, and positions off the tree."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from functools import cache
+
+import numpy as np
+import pytest
+
+from engine import Rules, SolverSession, evaluate, score_codes
+from engine.optimal import ExactSolver, split
+from engine.space import space_for
+from engine.strongest import exact_guess, strongest_strategy
+from engine.trees import CorruptTree, load, parse, shipped, tree_for, tree_name
+
+skip_unless_slow = pytest.mark.skipif(
+    not os.environ.get("RUN_SLOW"), reason="recomputes 4x6 from scratch; set RUN_SLOW=1"
+)
+
+
+# ---- an independent brute force: plain Python, every guess, no bounds ----------------------
+def _pegs(secret: tuple[int, ...], guess: tuple[int, ...]) -> tuple[int, int]:
+    black = sum(a == b for a, b in zip(secret, guess, strict=True))
+    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+    return black, common - black
+
+
+def brute_force(pegs: int, colors: int, repeats: bool, limit: int | None = None) -> int | None:
+    """Fewest guesses in total over every code (None if the limit cannot be met)."""
+    codes = [
+        c for c in itertools.product(range(colors), repeat=pegs) if repeats or len(set(c)) == pegs
+    ]
+    win = (pegs, 0)
+
+    @cache
+    def value(s: tuple[tuple[int, ...], ...], depth: int) -> float:
+        if depth == 0:
+            return float("inf")
+        if len(s) == 1:
+            return 1
+        best = float("inf")
+        for g in codes:
+            classes: dict[tuple[int, int], list] = {}
+            for code in s:
+                classes.setdefault(_pegs(code, g), []).append(code)
+            if len(classes) == 1 and win not in classes:
+                continue  # learns nothing
+            rest = sum(value(tuple(c), depth - 1) for r, c in classes.items() if r != win)
+            best = min(best, len(s) + rest)
+        return best
+
+    result = value(tuple(codes), limit or 99)
+    return None if result == float("inf") else int(result)
+
+
+TINY = [(2, 2, True), (2, 3, True), (2, 4, True), (3, 2, True), (3, 3, True),
+        (2, 3, False), (2, 4, False), (3, 3, False), (3, 4, False)]
+
+
+@pytest.mark.parametrize(("pegs", "colors", "repeats"), TINY)
+def test_solver_agrees_with_brute_force(pegs, colors, repeats):
+    expected = brute_force(pegs, colors, repeats)
+    assert ExactSolver(Rules(pegs, colors, repeats=repeats)).value() == expected
+
+
+@pytest.mark.parametrize(("pegs", "colors", "limit"), [(2, 3, 2), (2, 3, 3), (3, 3, 3),
+                                                       (2, 4, 3), (3, 2, 3), (3, 3, 4)])
+def test_solver_with_a_guess_limit_agrees_with_brute_force(pegs, colors, limit):
+    expected = brute_force(pegs, colors, True, limit)
+    solver = ExactSolver(Rules(pegs, colors), limit)
+    if expected is None:
+        with pytest.raises(ValueError, match="guess limit"):
+            solver.value()
+    else:
+        assert solver.value() == expected
+
+
+def test_solver_value_of_a_subset_agrees_with_brute_force_of_its_guesses():
+    rules = Rules(3, 3)
+    space = space_for(rules)
+    s = np.flatnonzero(space.feedback_one(space.index((1, 2, 2)), space.all_indices()) == 1)
+    solver = ExactSolver(rules)
+    best = solver.best_guess(s)
+    # Playing the chosen guess and then optimally costs exactly the set's value.
+    total = len(s) + sum(solver.value(part) for part in split(space, s, best))
+    assert total == solver.value(s)
+    assert all(
+        len(s) + sum(solver.value(part) for part in split(space, s, g)) >= total
+        for g in range(space.size)
+        if len(split(space, s, g)) > 1 or g in s
+    )
+
+
+# ---- the shipped trees ----------------------------------------------------------------------
+def test_every_size_up_to_4x6_is_shipped():
+    files = shipped()
+    for pegs in (2, 3, 4):
+        for colors in range(2, 7):
+            assert (pegs, colors, True, None) in files
+            if colors >= pegs:
+                assert (pegs, colors, False, None) in files
+    assert (4, 6, True, 5) in files
+
+
+def test_4x6_trees_are_the_known_optimum():
+    best = load(tree_name(Rules(4, 6), None))
+    assert (best.stats.total, best.stats.max) == (5625, 6)
+    within_five = load(tree_name(Rules(4, 6), 5))
+    assert (within_five.stats.total, within_five.stats.max) == (5626, 5)
+
+
+SMALL_TREES = sorted(k for k in shipped() if (k[0], k[1]) != (4, 6) or not k[2])
+
+
+@pytest.mark.parametrize("key", SMALL_TREES, ids=lambda k: tree_name(Rules(k[0], k[1],
+                                                                           repeats=k[2]), k[3]))
+def test_solver_recomputes_each_small_tree_from_scratch(key):
+    pegs, colors, repeats, limit = key
+    rules = Rules(pegs, colors, repeats=repeats)
+    tree = load(shipped()[key])
+    assert ExactSolver(rules, limit).value() == tree.stats.total
+
+
+@pytest.mark.slow
+@skip_unless_slow
+@pytest.mark.parametrize(("limit", "total"), [(None, 5625), (5, 5626)])
+def test_solver_recomputes_4x6(limit, total):
+    assert ExactSolver(Rules(4, 6), limit).value() == total
+
+
+def test_a_damaged_tree_is_refused():
+    text = _tree_text(Rules(4, 4))
+    tree = parse(text)
+    assert tree.stats.total == 905
+    import base64
+    import json
+
+    data = json.loads(text)
+    raw = bytearray(base64.b64decode(data["guesses"]))
+    raw[2] ^= 1  # another guess at the second decision
+    data["guesses"] = base64.b64encode(bytes(raw)).decode()
+    with pytest.raises(CorruptTree):
+        parse(json.dumps(data))
+    data = json.loads(text)
+    data["total"] -= 1
+    with pytest.raises(CorruptTree):
+        parse(json.dumps(data))
+
+
+def _tree_text(rules: Rules) -> str:
+    from importlib import resources
+
+    name = tree_name(rules, None) + ".json"
+    return resources.files("engine").joinpath("data/trees", name).read_text("utf-8")
+
+
+# ---- the strategies -------------------------------------------------------------------------
+def test_optimal_strategy_reproduces_the_trees():
+    result = evaluate(Rules(4, 6), "optimal")
+    assert (result.total, result.max) == (5625, 6)
+    assert result.distribution == load(tree_name(Rules(4, 6), None)).stats.distribution
+    limited = evaluate(Rules(4, 6, max_guesses=5), "optimal")
+    assert (limited.total, limited.max) == (5626, 5)
+
+
+@pytest.mark.parametrize("rules", [Rules(4, 5), Rules(3, 6, repeats=False), Rules(2, 2)])
+def test_optimal_strategy_plays_each_tree(rules):
+    result = evaluate(rules, "optimal")
+    assert result.total == tree_for(rules).stats.total
+    assert sum(result.distribution.values()) == rules.code_count
+
+
+def test_a_limit_no_tree_meets_uses_the_shallowest_tree():
+    tree = tree_for(Rules(4, 6, max_guesses=4))
+    assert tree is not None and tree.stats.max == 5
+
+
+def test_strongest_strategy_is_optimal_where_a_tree_is_shipped():
+    assert strongest_strategy(Rules(4, 6)) == "optimal"
+    assert strongest_strategy(Rules(3, 5, repeats=False)) == "optimal"
+    assert strongest_strategy(Rules(5, 8)) == "lookahead"
+
+
+def test_off_the_tree_the_optimal_strategy_plays_exactly():
+    # Knuth's opening is not the tree's: the optimal strategy must still play optimally.
+    rules = Rules(4, 6)
+    session = SolverSession.restore(rules, "optimal", [((1, 1, 2, 2), (1, 1))])
+    guess = session.next_guess()
+    space = space_for(rules)
+    s = session._possible[-1]
+    solver = ExactSolver(rules)
+    value = solver.value(s, played=frozenset({0, 1}))
+    after = frozenset({0, 1} | {c - 1 for c in guess})
+    parts = split(space, s, space.index(guess))
+    assert len(s) + sum(solver.value(p, played=after) for p in parts) == value
+
+
+def test_exact_guess_gives_up_on_large_sets_within_its_budget():
+    rules = Rules(4, 6)
+    space = space_for(rules)
+    s = np.flatnonzero(space.feedback_one(space.index((1, 1, 2, 2)), space.all_indices()) == 0)
+    assert len(s) == 256
+    guess = exact_guess(space, s, frozenset({0, 1}))
+    assert guess is None or 0 <= guess < space.size
+
+
+@pytest.mark.parametrize("secret", [(6, 5, 4, 3), (1, 1, 1, 1), (2, 3, 2, 3)])
+def test_optimal_sessions_break_codes_off_and_on_the_tree(secret):
+    for strategy in ("optimal", "lookahead"):
+        session = SolverSession(Rules(4, 6), strategy)
+        while not session.solved:
+            session.tell(score_codes(secret, session.next_guess()))
+        assert session.turns[-1].guess == secret
+        assert len(session.turns) <= 6
+
+
+def test_lookahead_beats_the_best_greedy_strategy_at_4x6():
+    result = evaluate(Rules(4, 6), "lookahead")
+    assert sum(result.distribution.values()) == 1296
+    assert result.total < evaluate(Rules(4, 6), "most-parts").total
