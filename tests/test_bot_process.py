@@ -43,7 +43,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: A log record line: ``[2026-01-01 12:00:00] [INFO    ] discord.client: ...`` (brackets are
 #: left out when coloured).
 LOG_RECORD = re.compile(r"^\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\]? \[?([A-Z]+)\s*\]? ")
-ROW = re.compile(r"^`\s*(\d+)` .*`(\d+)` \S+ \*\*(\d+)\*\*B \*\*(\d+)\*\*W · <@(\d+)>$")
+ROW = re.compile(r"^(?:-# )?`\s*(\d+)` \S+ `(\d+)` `(?:(\d+)●)?(?:(\d+)○)?–?` (.+)$")
 
 
 def clean_environ() -> dict[str, str]:
@@ -57,14 +57,23 @@ def score(secret: str, guess: str) -> tuple[int, int]:
     return black, common - black
 
 
-def board_rows(embed: dict[str, Any]) -> list[tuple[int, str, int, int, int]]:
-    """``(turn, code, black, white, player_id)`` for each guess row of a board embed."""
+def board_rows(embed: dict[str, Any], players: Mapping[str, int] | None = None
+               ) -> list[tuple[int, str, int, int, int]]:
+    """``(turn, code, black, white, player_id)`` for each guess row of a board embed (rows
+    name their player: ``players`` maps names to ids)."""
     rows = []
     for line in embed["description"].splitlines():
         if match := ROW.match(line):
             turn, code, black, white, player = match.groups()
-            rows.append((int(turn), code, int(black), int(white), int(player)))
+            rows.append((int(turn), code, int(black or 0), int(white or 0),
+                         (players or {}).get(player, 0)))
     return rows
+
+
+def guesses_left(embed: dict[str, Any]) -> str:
+    """``7 of 10`` from a board's footer."""
+    found = re.search(r"(\d+ of \d+) guesses left", embed["footer"]["text"])
+    return found[1] if found else embed["footer"]["text"]
 
 
 def query(db: Path, sql: str, *params: Any) -> list[tuple]:
@@ -72,10 +81,6 @@ def query(db: Path, sql: str, *params: Any) -> list[tuple]:
     to the garbage collector, which would keep the WAL file alive after the bot closes.)"""
     with closing(sqlite3.connect(db)) as conn:
         return conn.execute(sql, params).fetchall()
-
-
-def field(embed: dict[str, Any], name: str) -> str:
-    return next(f["value"] for f in embed["fields"] if f["name"] == name)
 
 
 class BotProcess:
@@ -208,6 +213,7 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
         guild = state.create_guild("Smoke Guild")
         channel = next(iter(guild.channels.values()))
         alice, bob = state.create_user("alice"), state.create_user("bob")
+        players = {"alice": alice.id, "bob": bob.id}
         env = bot_env(server, db, guild)
 
         # ---- first run: start a game and make three wrong guesses
@@ -220,7 +226,7 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
             assert not res.response.ephemeral
             board = res.embeds[0]
             assert board["title"] == "Mastermind: break the code!"
-            assert field(board, "Guesses left") == "10 of 10"
+            assert "10 guesses in all" in board["description"]
             assert board_rows(board) == []
 
             sql = "SELECT secret FROM games WHERE channel_id = ? AND status = 'active'"
@@ -234,8 +240,8 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
                 expected.append((turn, code, *score(secret, code), player.id))
                 board = res.embeds[0]
                 assert board["title"] == "Mastermind: break the code!"
-                assert board_rows(board) == expected
-                assert field(board, "Guesses left") == f"{10 - turn} of 10"
+                assert board_rows(board, players) == expected
+                assert guesses_left(board) == f"{10 - turn} of 10"
             last_board = board
 
             bot.proc.kill()  # no chance to flush or close anything
@@ -260,15 +266,15 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
 
             res = await server.slash("mastermind board", user=bob, guild=guild)
             board = res.embeds[0]
-            assert board_rows(board) == expected
+            assert board_rows(board, players) == expected
             assert board["description"] == last_board["description"]
-            assert field(board, "Guesses left") == "7 of 10"
+            assert guesses_left(board) == "7 of 10"
 
             res = await server.slash("guess", user=bob, guild=guild, code=secret)
             board = res.embeds[0]
             assert board["title"] == "Code broken in 4 guesses!"
-            assert f"<@{bob.id}> found" in board["description"]
-            assert board_rows(board) == [*expected, (4, secret, 4, 0, bob.id)]
+            assert f"<@{bob.id}> cracked it" in board["description"]
+            assert board_rows(board, players) == [*expected, (4, secret, 4, 0, bob.id)]
             assert query(db, "SELECT status, winner_id FROM games") == [("won", bob.id)]
 
             assert await bot.stop(signal.SIGTERM) == 0

@@ -6,7 +6,7 @@ Each write is one transaction; reads use the read connection and never wait for 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 import aiosqlite
@@ -168,3 +168,14 @@ class GameService:
     async def set_board_message(self, game_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
             await self.store.set_board_message(conn, game_id, message_id)
+
+    async def swap_board(self, game_id: int, message_id: int, turn: int
+                         ) -> tuple[int, int] | None:
+        """Record the game's new live board; returns the board message to collapse and the
+        number of moves it shows."""
+        async with self.db.transaction() as conn:
+            return await self.store.swap_board(conn, game_id, message_id, turn)
+
+    async def names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """Players' last display names, read without waiting for a writer."""
+        return await self.store.player_names(await self.db.reader(), user_ids)

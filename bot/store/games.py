@@ -7,6 +7,8 @@ immutable: a write returns the game as it now stands.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import aiosqlite
 
 from engine import Code, Feedback, Rules, code_from_digits, format_code
@@ -18,7 +20,7 @@ from .replies import ReplyStore
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, pegs, colors, max_guesses, repeats, secret, status, "
     "started_by, winner_id, created_at, updated_at, ended_at, board_message_id, strategy, seed, "
-    "pending_guess, codes_left, turn_opened_by, match_id, match_half, setter_id"
+    "pending_guess, codes_left, turn_opened_by, match_id, match_half, setter_id, hints"
 )
 
 
@@ -53,6 +55,7 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         match_id=row["match_id"],
         match_half=row["match_half"],
         setter_id=row["setter_id"],
+        hints=row["hints"],
     )
 
 
@@ -229,6 +232,42 @@ class GameStore:
         await conn.execute(
             "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
         )
+
+    async def swap_board(
+        self, conn: aiosqlite.Connection, game_id: int, message_id: int, turn: int
+    ) -> tuple[int, int] | None:
+        """Make ``message_id`` (showing ``turn`` moves) the game's live board, unless a board
+        showing more moves already is. Returns the board message to collapse and how many
+        moves it shows: the previous one, or ``message_id`` itself when it came too late."""
+        async with conn.execute(
+            "SELECT board_message_id, board_turn FROM games WHERE id = ?", (game_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        previous, shown = row["board_message_id"], row["board_turn"]
+        if previous is not None and shown is not None and shown > turn:
+            return message_id, turn
+        await conn.execute(
+            "UPDATE games SET board_message_id = ?, board_turn = ? WHERE id = ?",
+            (message_id, turn, game_id),
+        )
+        if previous is None or previous == message_id:
+            return None
+        return previous, shown if shown is not None else turn
+
+    async def player_names(
+        self, conn: aiosqlite.Connection, user_ids: Iterable[int]
+    ) -> dict[int, str]:
+        """The last display names seen for these players (forgotten ones are absent)."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        async with conn.execute(
+            f"SELECT user_id, display_name FROM players WHERE user_id IN ({marks})", ids
+        ) as cur:
+            return {r["user_id"]: r["display_name"] for r in await cur.fetchall()}
 
     async def remember_player(
         self, conn: aiosqlite.Connection, user_id: int, display_name: str, now: float

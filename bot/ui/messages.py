@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import discord
+
 from engine import format_code
 
 from ..core.enums import GameKind
@@ -40,6 +42,17 @@ def mention(user_id: int) -> str:
 
 def guesses(n: int) -> str:
     return f"{n} {'guess' if n == 1 else 'guesses'}"
+
+
+def player_name(name: str, limit: int = 40) -> str:
+    """A player's name for markdown text: cut first (to ``limit`` characters, with …), then
+    escaped, so a cut never leaves half an escape; markdown and mentions (``@everyone``,
+    ``<@id>``) show as typed."""
+    name = " ".join(name.split()) or "?"
+    if len(name) > limit:
+        name = name[: limit - 1].rstrip() + "\N{HORIZONTAL ELLIPSIS}"
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    return escaped.replace("<", "\\<")
 
 
 def hours(seconds: float) -> str:

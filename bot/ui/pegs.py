@@ -1,32 +1,87 @@
-"""Codes and key pegs as Discord text: colour emoji with the digits beside them."""
+"""Codes and key pegs as Discord text that reads on the dark and the light theme, on a phone.
+
+Code pegs are emoji with a part that stands out on both themes (measured in
+:mod:`bot.ui.contrast`: the engine's plain colour circles vanish, ⚫ on the dark theme and
+⚪ 🟡 on the light one), always with the digits beside them for colour-blind players. Key
+pegs are text, ● black and ○ white in a code span: drawn in the theme's own text colour,
+they can't vanish, and the counts are written out beside them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import PALETTE, Feedback, Rules, format_code, format_emoji
+from engine import PALETTE, Feedback, Rules, format_code
 
-BLACK_PEG = "\N{BLACK LARGE SQUARE}"
-WHITE_PEG = "\N{WHITE LARGE SQUARE}"
-NO_PEG = "\N{WHITE SMALL SQUARE}\ufe0f"
+#: The board's emoji for colours 1-9 (red, orange, yellow, green, blue, purple, brown,
+#: white, black), each measured legible on both themes.
+PEG_EMOJI: tuple[str, ...] = (
+    "\N{OCTAGONAL SIGN}",
+    "\N{BASKETBALL AND HOOP}",
+    "\N{BABY CHICK}",
+    "\N{BROCCOLI}",
+    "\N{RADIO BUTTON}",
+    "\N{CRYSTAL BALL}",
+    "\N{LARGE BROWN CIRCLE}",
+    "\N{BASEBALL}",
+    "\N{BILLIARDS}",
+)
+#: Typed board emoji, read back as digits (the engine reads its own palette's emoji).
+EMOJI_DIGITS = {emoji: str(i + 1) for i, emoji in enumerate(PEG_EMOJI)}
+
+BLACK_PEG = "\N{BLACK CIRCLE}"
+WHITE_PEG = "\N{WHITE CIRCLE}"
+NO_PEG = "\N{MIDDLE DOT}"
 
 
-def pegs(feedback: Feedback, size: int) -> str:
-    """``⬛⬛⬜▫️`` for 2 black, 1 white of 4."""
-    empty = size - feedback.black - feedback.white
-    return BLACK_PEG * feedback.black + WHITE_PEG * feedback.white + NO_PEG * empty
+def peg_emoji(code: Sequence[int]) -> str:
+    return "".join(PEG_EMOJI[d - 1] for d in code)
 
 
 def code_line(code: Sequence[int]) -> str:
     """Colour emoji with the digits beside them (readable without telling colours apart)."""
-    return f"{format_emoji(code)} `{format_code(code)}`"
+    return f"{peg_emoji(code)} `{format_code(code)}`"
 
 
-def feedback_row(turn: int, code: Sequence[int], feedback: Feedback, rules: Rules) -> str:
-    """One row of a board: turn, the code, its key pegs and the counts."""
-    return (f"`{turn:>2}` {code_line(code)} {pegs(feedback, rules.pegs)} "
-            f"**{feedback.black}**B **{feedback.white}**W")
+def pegs(feedback: Feedback, size: int) -> str:
+    """``●●○·`` for 2 black, 1 white of 4: the key pegs with a dot per empty hole."""
+    empty = size - feedback.black - feedback.white
+    return BLACK_PEG * feedback.black + WHITE_PEG * feedback.white + NO_PEG * empty
+
+
+def key_pegs(feedback: Feedback) -> str:
+    """``2●1○`` in a code span (``–`` when nothing scores): as short at 8 pegs as at 4, the
+    counts written out, and drawn in the theme's text colour, so legible on any theme."""
+    marks = (f"{feedback.black}{BLACK_PEG}" if feedback.black else "") + (
+        f"{feedback.white}{WHITE_PEG}" if feedback.white else "")
+    return f"`{marks or NONE}`"
+
+
+#: Rows of more pegs than this are drawn as small text (``-#``) to stay one line on a phone.
+LARGE_ROW = 5
+NONE = "\N{EN DASH}"
+
+
+def name_width(rules: Rules) -> int:
+    """How many characters of a player's name fit beside a row of this size on a phone."""
+    return 12 if rules.pegs <= LARGE_ROW else 8
+
+
+def feedback_row(turn: int, code: Sequence[int], feedback: Feedback, rules: Rules,
+                 who: str = "") -> str:
+    """One row of a board, one line even at 8 pegs on a 400 px phone: turn, pegs, digits,
+    key pegs and who played it (a name already cut to :func:`name_width` and escaped)."""
+    row = f"`{turn:>2}` {code_line(code)} {key_pegs(feedback)}" + (f" {who}" if who else "")
+    return f"-# {row}" if rules.pegs > LARGE_ROW else row
 
 
 def legend(rules: Rules) -> str:
-    return "  ".join(f"{c.digit}{c.emoji}{c.letter}" for c in PALETTE[: rules.colors])
+    """The colour key: each emoji glued to its digit and letter, so a line never breaks
+    inside one colour."""
+    return " ".join(f"{PEG_EMOJI[c.digit - 1]}`{c.digit}{c.letter}`"
+                    for c in PALETTE[: rules.colors])
+
+
+def share_row(feedback: Feedback, size: int) -> str:
+    """A guess as plain characters for a share grid: no colours, so no spoiler."""
+    return pegs(feedback, size)

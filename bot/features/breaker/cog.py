@@ -8,19 +8,29 @@ from discord.ext import commands
 
 from engine import Rules
 
+from ...core.errors import GameOver
 from ...core.records import GameRecord
+from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
 from ...ui.messages import abandoned_note, mention
 from ...ui.options import CodeText, display_name
 from ...ui.responses import respond
 from ..analysis.buttons import analyse_view
-from .render import board_embed
+from .buttons import PlayAgainButton, play_again_view
+from .render import board_embed, collapsed_line
 from .service import BreakerService
 
 
 class BreakerCog(commands.Cog, name="breaker"):
-    def __init__(self, service: BreakerService):
+    def __init__(self, bot: commands.Bot, service: BreakerService):
+        self.bot = bot
         self.service = service
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PlayAgainButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PlayAgainButton)
 
     async def start(self, interaction: discord.Interaction, rules: Rules) -> None:
         """``/mastermind new``: a new board, posted as the answer, remembered as the game's."""
@@ -31,16 +41,36 @@ class BreakerCog(commands.Cog, name="breaker"):
             action_id=interaction.id,
         )
         note = abandoned_note(started.abandoned) if started.abandoned else None
-        message_id = await respond(interaction, embed=board_embed(started.game, note=note))
-        if message_id is not None:
-            await self.service.games.set_board_message(started.game.id, message_id)
+        await self._show(interaction, started.game, note=note)
+
+    async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
+        """"Play again" on a finished board: a new game here with the same rules."""
+        game = await self.service.games.get(game_id)
+        if game is None:
+            raise GameOver(None)
+        await self.start(interaction, game.rules)
 
     async def show_board(self, interaction: discord.Interaction, game: GameRecord) -> None:
-        await interaction.response.send_message(embed=board_embed(game))
+        await self._show(interaction, game)
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
-        note = f"{mention(interaction.user.id)} ended the game."
-        await respond(interaction, embed=board_embed(game, note=note), view=analyse_view(game))
+        await self._show(interaction, game, note=f"{mention(interaction.user.id)} ended the game.")
+
+    async def _show(self, interaction: discord.Interaction, game: GameRecord, *,
+                    note: str | None = None) -> None:
+        """Answer with the game's board, which becomes its one live board: the board it
+        replaces shrinks to the move it showed."""
+        games = self.service.games
+        names = await games.names(g.player_id for g in game.guesses)
+        view = play_again_view(game, analyse_view(game))
+        message_id = await respond(interaction, embed=board_embed(game, note=note, names=names),
+                                   view=view)
+        if message_id is None:
+            return
+        replaced = await games.swap_board(game.id, message_id, len(game.guesses))
+        if replaced is not None:
+            old, turn = replaced
+            collapse_soon(interaction, old, collapsed_line(game, turn, names))
 
     @app_commands.command(name="guess", description="Guess this channel's code, e.g. 1123")
     @app_commands.describe(code="Your guess: digits like 1123, letters like RROY, or colour emoji")
@@ -54,5 +84,5 @@ class BreakerCog(commands.Cog, name="breaker"):
             text=code,
             action_id=interaction.id,
         )
-        await respond(interaction, embed=board_embed(game), view=analyse_view(game))
+        await self._show(interaction, game)
         await after_move(interaction, game)

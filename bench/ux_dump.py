@@ -1,0 +1,208 @@
+"""Play scenarios through the test suite's fake Discord and dump what players see.
+
+Run by hand: ``.venv/bin/python bench/ux_dump.py OUT_DIR`` writes one JSON file per screen
+(the message payloads the bot really sent, in channel order, for ``../shared/ux/render.py``)
+and a ``users.json`` for mentions. With ``--render`` it also screenshots them (desktop and
+phone, Twemoji) with the renderer's own virtual environment::
+
+    .venv/bin/python bench/ux_dump.py /tmp/ux/after --render
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import discord  # noqa: E402
+from fake_discord import FakeClock, FakeDiscord  # noqa: E402
+
+from bot.app import MastermindBot  # noqa: E402
+from engine import score  # noqa: E402
+
+RENDERER = ROOT.parent / "shared" / "ux" / "render.py"
+UX_PYTHON = Path.home() / ".cache" / "ux-venv" / "bin" / "python"
+
+
+class Scene:
+    """One bot against the fake Discord, with a server, three players and #general."""
+
+    def __init__(self, fake: FakeDiscord, bot: MastermindBot, db: Path):
+        self.fake, self.bot, self.db = fake, bot, db
+        self.guild = fake.guild("Mastermind Club")
+        self.general = next(iter(self.guild.channels.values()))
+        self.players = [fake.member(self.guild, fake.user(n)) for n in ("alice", "bob", "carol")]
+        self.commands: dict[int, dict] = {}
+
+    async def slash(self, command: str, user, **options):
+        result = await self.fake.slash(self.bot, command, user=user, channel=self.general,
+                                       guild=self.guild, **options)
+        for message in result.messages:
+            self.commands.setdefault(message.id, {"kind": "slash", "user": user.user.username,
+                                                  "name": command})
+        return result
+
+    async def click(self, message, custom_id: str, user):
+        result = await self.fake.click(self.bot, message, custom_id, user=user)
+        for m in result.messages:
+            if m.id != message.id:
+                self.commands.setdefault(m.id, {"kind": "click", "user": user.user.username})
+        return result
+
+    def secret(self) -> str:
+        with contextlib.closing(sqlite3.connect(self.db)) as conn:
+            row = conn.execute("SELECT secret FROM games WHERE status = 'active' "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+        return row[0]
+
+    def payload(self, message) -> dict:
+        data = json.loads(json.dumps(self.fake.message(message.id).payload(), default=str))
+        if message.id in self.commands:
+            data["_command"] = self.commands[message.id]
+        if data.get("edited_timestamp"):
+            data["_show_edited"] = True
+        return data
+
+    def channel(self, *, since: int = 0) -> list[dict]:
+        """The channel as a player sees it: live messages, oldest first."""
+        return [self.payload(m) for m in self.fake.messages(self.general, include_ephemeral=True)
+                if m.id > since]
+
+    def users(self) -> dict[str, str]:
+        return {str(p.id): p.user.username for p in self.players}
+
+
+def _wrong(secret: str, k: int, colors: int = 6) -> str:
+    """A valid code that is not the secret."""
+    code = list(secret)
+    code[k % len(code)] = str(int(code[k % len(code)]) % colors + 1)
+    return "".join(code)
+
+
+async def classic(scene: Scene) -> dict[str, list[dict]]:
+    alice, bob, carol = scene.players
+    await scene.slash("mastermind new", alice)
+    secret = scene.secret()
+    one = await scene.slash("guess", alice, code="1122")
+    screens = {"classic_first": scene.channel()}
+    codes = [c for c in ("3345", _wrong(secret, 1), _wrong(secret, 2)) if c != secret]
+    for i, code in enumerate(codes):
+        await scene.slash("guess", [bob, carol, alice][i % 3], code=code)
+    await scene.slash("guess", bob, code=secret)
+    screens["classic_won"] = scene.channel()
+    del one
+    return screens
+
+
+async def big_board(scene: Scene) -> dict[str, list[dict]]:
+    alice, bob, carol = scene.players
+    start = await scene.slash("mastermind new", alice, pegs=8, colors=9, max_guesses=20)
+    secret = scene.secret()
+    codes = [c for c in (f"{a}{b}" * 4 for a in range(1, 10) for b in range(1, 10))
+             if c != secret][:19]
+    for i, code in enumerate(codes):
+        await scene.slash("guess", scene.players[i % 3], code=code)
+    last = await scene.slash("guess", carol, code=secret)
+    del start, bob
+    return {"board_8x9": [scene.payload(last.message)]}
+
+
+async def challenge(scene: Scene) -> dict[str, list[dict]]:
+    alice = scene.players[0]
+    since = scene.fake.messages(scene.general)[-1].id if scene.fake.messages(scene.general) \
+        else 0
+    started = await scene.slash("challenge", alice)
+    board = started.message
+    secret = "3632"
+    screens = {"challenge_start": [scene.payload(board)]}
+    for _ in range(2):
+        guess = _pending(scene.fake.message(board.id))
+        fb = score(secret, guess)
+        ids = [c for c in scene.fake.message(board.id).custom_ids
+               if c.startswith("mmc:r:") and c.endswith(f":{fb.black}:{fb.white}")]
+        await scene.click(scene.fake.message(board.id), ids[0], alice)
+    screens["challenge_mid"] = [scene.payload(board)]
+    big = await scene.slash("mastermind quit", alice)
+    del big
+    started = await scene.slash("challenge", alice, pegs=8, colors=9, max_guesses=20)
+    screens["challenge_8x9"] = [scene.payload(started.message)]
+    first = [c for c in started.message.custom_ids if c.startswith("mmc:b:")]
+    if first:
+        await scene.click(started.message, first[2], alice)
+        screens["challenge_8x9_step"] = [scene.payload(started.message)]
+    await scene.slash("mastermind quit", alice)
+    screens["challenge_channel"] = scene.channel(since=since)
+    return screens
+
+
+def _pending(message) -> str:
+    import re
+
+    found = re.search(r"`(\d{4,8})`", message.embed["description"] or "")
+    assert found, message.embed
+    return found[1]
+
+
+async def leaderboard(scene: Scene) -> dict[str, list[dict]]:
+    for round_ in range(4):
+        for i, player in enumerate(scene.players):
+            await scene.slash("mastermind new", player)
+            secret = scene.secret()
+            for k in range((i + round_) % 3):
+                await scene.slash("guess", player, code=_wrong(secret, k))
+            await scene.slash("guess", player, code=secret)
+    board = await scene.slash("leaderboard", scene.players[1])
+    stats = await scene.slash("stats", scene.players[0], options={"user": None})
+    helped = await scene.slash("mastermind help", scene.players[2])
+    return {"leaderboard": [scene.payload(board.message)],
+            "stats": [scene.payload(stats.message)],
+            "help": [scene.payload(helped.message)]}
+
+
+async def main(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written, users = [], {}
+    for play in (classic, big_board, challenge, leaderboard):
+        with tempfile.TemporaryDirectory() as tmp:
+            db = Path(tmp) / "ux.sqlite3"
+            fake = FakeDiscord(clock=FakeClock(), timeout=60)
+            async with fake:
+                bot = MastermindBot(database_path=db)
+                await fake.login(bot)
+                scene = Scene(fake, bot, db)
+                screens = await play(scene)
+                users.update(scene.users())
+            for name, payloads in screens.items():
+                path = out / f"{name}.json"
+                path.write_text(json.dumps(payloads, ensure_ascii=False, indent=1))
+                written.append(path)
+    (out / "users.json").write_text(json.dumps(users))
+    return written
+
+
+def render(paths: list[Path], users: Path) -> None:
+    for path in paths:
+        subprocess.run([str(UX_PYTHON), str(RENDERER), str(path), str(path.with_suffix("")),
+                        "--emoji", "twemoji", "--users", users.read_text()], check=True,
+                       stdout=subprocess.DEVNULL)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--render", action="store_true")
+    args = parser.parse_args()
+    discord.utils.setup_logging(level=40)
+    files = asyncio.run(main(args.out))
+    print("\n".join(map(str, files)))
+    if args.render:
+        render(files, args.out / "users.json")

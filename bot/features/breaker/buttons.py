@@ -1,0 +1,52 @@
+"""A finished breaker board's "Play again" button: persistent, its custom_id names the
+finished game (``mmb:again:<game>``), whose rules the new game copies."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from ...core.errors import MalformedButton
+from ...core.records import GameRecord
+from ...ui.responses import MAX_ID, ReportingButton, cog_of
+
+AGAIN = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
+_AGAIN = re.compile(r"again:(?P<game>\d{1,20})")
+
+
+class PlayAgainButton(ReportingButton, template=r"mmb:(?P<body>.*)"):
+    """Starts a new game in the channel with the finished game's rules."""
+
+    def __init__(self, game_id: int):
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label="Play again", emoji=AGAIN,
+                                           style=discord.ButtonStyle.primary,
+                                           custom_id=f"mmb:again:{game_id}"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> PlayAgainButton:
+        found = _AGAIN.fullmatch(match["body"])
+        if found is None or int(found["game"]) > MAX_ID:
+            return cls(0)
+        return cls(int(found["game"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        if self.game_id == 0:
+            raise MalformedButton()
+        from .cog import BreakerCog  # the cog registers this button: import it when clicked
+
+        await cog_of(interaction, BreakerCog).play_again(interaction, self.game_id)
+
+
+def play_again_view(game: GameRecord, view: discord.ui.View | None = None
+                    ) -> discord.ui.View | None:
+    """A finished game's "Play again" (added to ``view`` if given); none while it runs, nor
+    for a match's half-round, which its match continues."""
+    if game.active or game.match_id is not None:
+        return view
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(PlayAgainButton(game.id))
+    return view

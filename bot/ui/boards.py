@@ -1,0 +1,36 @@
+"""One live board per game: the board a move replaced shrinks to one line.
+
+The shrinking is cosmetic, so it never holds up or fails the move's own answer: it runs
+as a task of its own, outside the interaction's context (it is no part of that answer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+
+import discord
+
+_running: set[asyncio.Task[None]] = set()  # strong references until each task ends
+
+
+async def collapse(interaction: discord.Interaction, message_id: int | None, line: str) -> None:
+    """Edit an older board of this channel down to ``line``, without its embed and buttons
+    (best effort: a board someone deleted, or that Discord refuses to edit, stays as is)."""
+    channel = interaction.channel
+    partial = getattr(channel, "get_partial_message", None)
+    if not message_id or partial is None:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await partial(message_id).edit(content=line[:2000], embeds=[], view=None)
+
+
+def collapse_soon(interaction: discord.Interaction, message_id: int | None, line: str) -> None:
+    """:func:`collapse` in its own task, after the answer that replaced the board."""
+    if not message_id:
+        return
+    task = asyncio.get_running_loop().create_task(
+        collapse(interaction, message_id, line), context=contextvars.Context())
+    _running.add(task)
+    task.add_done_callback(_running.discard)
