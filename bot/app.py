@@ -16,6 +16,7 @@ from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache
+from .features.daily.service import DailyService
 from .features.match.service import MatchService
 from .features.stats.service import StatsService
 from .store import Database
@@ -42,6 +43,8 @@ FEATURES = (
     "bot.features.stats",
     "bot.features.match",
     "bot.features.analysis",
+    "bot.features.hints",
+    "bot.features.daily",
     "bot.features.mastermind",
 )
 
@@ -54,6 +57,7 @@ class MastermindBot(commands.Bot):
     challenges: ChallengeService
     matches: MatchService
     stats: StatsService
+    daily: DailyService
 
     def __init__(
         self,
@@ -106,6 +110,7 @@ class MastermindBot(commands.Bot):
                                            self.interaction_order.mark)
         self.matches = MatchService(self.games)
         self.stats = StatsService(self.db, clock=self.clock)
+        self.daily = DailyService(self.games)
         for feature in FEATURES:
             await self.load_extension(feature)
         self.add_dynamic_items(UnknownButton)

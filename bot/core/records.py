@@ -66,6 +66,8 @@ class GameRecord:
     #: A breaker game whose secret a person set (a match, ``/mastermind new setter:me``):
     #: the setter may not guess.
     setter_id: int | None = None
+    #: Hints given to this game (``/mastermind hint``): its crack stays off the leaderboards.
+    hints: int = 0
     #: A breaker game's guesses, or a challenge's standing replies, in turn order.
     guesses: tuple[GuessRecord, ...] = field(default=())
     replies: tuple[ReplyRecord, ...] = field(default=())

@@ -37,6 +37,8 @@ class Result:
     won: bool
     guesses: int
     ended_at: float
+    #: Played with hints (``/mastermind hint``): in /stats, never on a leaderboard.
+    hinted: bool = False
 
     @property
     def day(self) -> str:
@@ -71,7 +73,7 @@ def results_for(game: GameRecord) -> list[Result]:
         results = [
             Result(game.id, user, game.guild_id, Mode.BREAKER, size,
                    game.status is GameStatus.WON and user == game.winner_id,
-                   len(game.guesses), game.ended_at)
+                   len(game.guesses), game.ended_at, game.hints > 0)
             for user in players
         ]
         return results + _setter_result(game)

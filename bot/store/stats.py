@@ -114,6 +114,10 @@ class StatsStore:
                 (r.game_id, r.user_id, r.guild_id, r.mode.value, r.size, int(r.won), r.guesses,
                  r.ended_at, r.day),
             )
+            if r.hinted:  # counted in /stats as hinted, kept off every leaderboard
+                await conn.execute("UPDATE results SET hinted = 1 WHERE game_id = ?"
+                                   " AND user_id = ?", (r.game_id, r.user_id))
+                continue
             counted = r.guesses if (r.won or r.mode is not Mode.BREAKER) else 0
             if r.mode is Mode.BREAKER:
                 average = float(r.guesses) if r.won else None
@@ -229,6 +233,15 @@ class StatsStore:
             (user_id, size),
         ) as cur:
             return [tuple(row) for row in await cur.fetchall()]
+
+    async def hinted_count(self, conn: aiosqlite.Connection, user_id: int, size: str) -> int:
+        """How many of a player's results at a size were played with hints."""
+        async with conn.execute(
+            "SELECT COUNT(*) FROM results WHERE user_id = ? AND size = ? AND hinted = 1",
+            (user_id, size),
+        ) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else 0
 
     async def other_sizes(
         self, conn: aiosqlite.Connection, user_id: int, size: str

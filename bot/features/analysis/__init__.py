@@ -12,4 +12,4 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(AnalysisCog(bot, AnalysisService(bot.games)))
+    await bot.add_cog(AnalysisCog(bot, AnalysisService(bot.games, bot.daily)))

@@ -42,9 +42,11 @@ class AnalyseButton(ReportingButton, template=r"mma:(?P<body>.*)"):
         from .cog import AnalysisCog  # the cog registers this button: import it when clicked
 
         cog = cog_of(interaction, AnalysisCog)
-        if self.game_id is None:
-            raise MalformedButton()
-        await cog.on_game(interaction, self.game_id)
+        if self.game_id is not None:
+            await cog.on_game(interaction, self.game_id)
+        else:
+            assert self.day is not None
+            await cog.on_daily(interaction, self.day)
 
 
 def analyse_view(game: GameRecord, view: discord.ui.View | None = None) -> discord.ui.View | None:

@@ -28,6 +28,9 @@ class AnalysisCog(commands.Cog, name="analysis"):
     async def on_game(self, interaction: discord.Interaction, game_id: int) -> None:
         await self.show(interaction, await self.service.game(game_id))
 
+    async def on_daily(self, interaction: discord.Interaction, day: str) -> None:
+        await self.show(interaction, await self.service.of_daily(day, interaction.user.id))
+
     async def show(self, interaction: discord.Interaction, source: Source) -> None:
         """Private to the clicker; the analysis of a big game takes a moment: defer first."""
         await interaction.response.defer(ephemeral=True, thinking=True)

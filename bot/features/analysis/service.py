@@ -12,9 +12,10 @@ from engine import Code, Feedback, Rules
 from engine.analysis import GameAnalysis, analyse
 
 from ...core.enums import GameKind, GameStatus
-from ...core.errors import GameNotOver, MalformedButton
+from ...core.errors import DailyNotFinished, GameNotOver, MalformedButton
 from ...core.games import GameService
 from ...core.records import GameRecord
+from ..daily.service import DAILY_RULES, DailyService
 from .chart import codes_left_chart
 
 
@@ -59,8 +60,9 @@ def build_report(source: Source) -> Report:
 
 
 class AnalysisService:
-    def __init__(self, games: GameService):
+    def __init__(self, games: GameService, daily: DailyService):
         self.games = games
+        self.daily = daily
 
     async def game(self, game_id: int) -> Source:
         game = await self.games.get(game_id)
@@ -68,3 +70,11 @@ class AnalysisService:
             raise MalformedButton()
         return source_of_game(game)
 
+
+    async def of_daily(self, day: str, user_id: int) -> Source:
+        """A player's own daily: once they finished it, or once its day is over."""
+        play = await self.daily.play(day, user_id)
+        if play is None or not (play.finished or self.daily.is_over(day)):
+            raise DailyNotFinished(day)
+        turns = tuple((g.code, g.feedback) for g in play.guesses)
+        return Source(f"Daily {day}", DAILY_RULES, turns, self.daily.secret(day), "you")

@@ -22,6 +22,7 @@ from ...ui.responses import cog_of
 from ..breaker.cog import BreakerCog
 from ..breaker.render import help_embed
 from ..challenge.cog import ChallengeCog
+from ..hints.cog import HintsCog
 from ..match.cog import MatchCog
 from ..stats.cog import StatsCog
 
@@ -99,6 +100,11 @@ class MastermindCog(
     @app_commands.command(name="help", description="How to play and how to read the pegs")
     async def help(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+
+    @app_commands.command(name="hint",
+                          description="A hint for this channel's game (shown to all, recorded)")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await cog_of(interaction, HintsCog).hint(interaction)
 
     @app_commands.command(name="forget-me",
                           description="Delete your stats and unlink your name from past games")

@@ -72,7 +72,8 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         rate = f"{stats.win_rate:.0%}" if stats.win_rate is not None else "—"
         average = f"{stats.average_win:.2f}" if stats.average_win is not None else "—"
         best = f"{guesses(stats.best)} (game #{stats.best_game})" if stats.best else "—"
-        embed.add_field(name="Games played", value=str(stats.played))
+        hinted = f" · {stats.hinted} with hints" if stats.hinted else ""
+        embed.add_field(name="Games played", value=f"{stats.played}{hinted}")
         embed.add_field(name="Codes cracked", value=f"{stats.won} ({rate})")
         embed.add_field(name="Guesses per crack", value=average)
         embed.add_field(name="Best game", value=best)
@@ -84,6 +85,11 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         embed.add_field(name="Challenges", value=bot)
         embed.add_field(name="Cracks by number of guesses", value=histogram(stats.histogram),
                         inline=False)
+    if stats.dailies:
+        current, longest = stats.daily_streak
+        embed.add_field(name="Daily code (/daily)", inline=False,
+                        value=f"{current} day streak now · {longest} longest · solved "
+                              f"{stats.dailies_solved} of {stats.dailies}")
     if stats.other_sizes:
         other = ", ".join(f"{size} ({n})" for size, n in list(stats.other_sizes.items())[:8])
         embed.set_footer(text=f"Other sizes: {other} · choose with the size option"[:2048])

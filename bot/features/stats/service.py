@@ -14,6 +14,7 @@ from ...core.clock import Clock, system_clock
 from ...core.enums import Mode, Period
 from ...core.results import period_key, utc
 from ...store import Board, Database, GameStore, MatchStore, StandingRow, StatsStore
+from ...store.daily import DailyStore
 
 PAGE_SIZE = 10
 CLASSIC_SIZE = "4x6"
@@ -59,6 +60,13 @@ class PlayerStats:
     bot_solved: int = 0
     bot_average: float | None = None
     other_sizes: dict[str, int] = field(default_factory=dict)
+    #: Games played with hints (counted above, kept off the leaderboards).
+    hinted: int = 0
+    #: The daily code (``/daily``), across sizes: finished, solved, and the streak of
+    #: consecutive UTC days it was finished (current, longest).
+    dailies: int = 0
+    dailies_solved: int = 0
+    daily_streak: tuple[int, int] = (0, 0)
     #: ``{mode: (won, lost, drawn)}`` of counted matches (``/match``).
     matches: dict[Mode, tuple[int, int, int]] = field(default_factory=dict)
 
@@ -135,6 +143,10 @@ class StatsService:
         today = utc(self.clock()).date()
         stats.current_streak, stats.longest_streak = streaks(days, today)
         stats.other_sizes = await self.store.other_sizes(conn, user_id, size)
+        stats.hinted = await self.store.hinted_count(conn, user_id, size)
+        dailies = await DailyStore().finished_days(conn, user_id)
+        stats.dailies, stats.dailies_solved = len(dailies), sum(s for _, s in dailies)
+        stats.daily_streak = streaks({d for d, _ in dailies}, today)
         record = await self.matches.record_of(conn, user_id, size)
         stats.matches = {Mode(mode): counts for mode, counts in record.items()}
         return stats

@@ -1,0 +1,15 @@
+"""The daily code (``/daily``): one secret per UTC day, played privately, shared without
+spoilers, ranked per server and everywhere."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cog import DailyCog
+
+if TYPE_CHECKING:
+    from ...app import MastermindBot
+
+
+async def setup(bot: MastermindBot) -> None:
+    await bot.add_cog(DailyCog(bot.daily))

@@ -1,0 +1,70 @@
+"""``/daily play|share|leaderboard``: today's code, privately; the grid and the day's board
+publicly."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ...ui.options import CodeText, display_name
+from .render import daily_embed, daily_view, leaderboard_embed, share_text
+from .service import DailyService
+
+
+@app_commands.guild_only()
+class DailyCog(commands.GroupCog, group_name="daily",
+               group_description="Today's code: the same for everyone, once a day"):
+    def __init__(self, service: DailyService, posts_allowed=None):
+        self.service = service
+        #: Does a server want daily results posted in its channels? (its settings)
+        self.posts_allowed = posts_allowed or (lambda guild_id: True)
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        await self.service.start()
+
+    @app_commands.command(name="play", description="Play today's code privately, or guess")
+    @app_commands.describe(guess="Your guess, e.g. 1123 (leave out to see your board)")
+    async def play(self, interaction: discord.Interaction, guess: CodeText | None = None
+                   ) -> None:
+        day = self.service.today()
+        if guess is None:
+            play = await self.service.play(day, interaction.user.id)
+        else:
+            play = await self.service.guess(
+                user_id=interaction.user.id, user_name=display_name(interaction.user),
+                guild_id=interaction.guild_id, text=guess, action_id=interaction.id)
+        here = everywhere = None
+        if play is not None and play.finished:
+            here = await self.service.standing(day, interaction.guild_id, interaction.user.id)
+            everywhere = await self.service.standing(day, None, interaction.user.id)
+        secret = self.service.secret(day) if play is not None and play.finished else None
+        embed = daily_embed(day, play, secret=secret, here=here, everywhere=everywhere)
+        view = daily_view(day, play)
+        await interaction.response.send_message(
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
+
+    @app_commands.command(name="share", description="Show your daily result here, no spoilers")
+    async def share(self, interaction: discord.Interaction) -> None:
+        play = await self.service.finished_play(self.service.today(), interaction.user.id)
+        text = share_text(play, interaction.user.id)
+        if self.posts_allowed(interaction.guild_id):
+            await interaction.response.send_message(text)
+        else:
+            await interaction.response.send_message(
+                f"{text}\n\n-# This server keeps daily results out of its channels: copy the "
+                f"grid if you want to share it.", ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description="How today's code went")
+    @app_commands.describe(scope="This server or all servers (default: this server)")
+    @app_commands.choices(scope=[app_commands.Choice(name="this server", value="server"),
+                                 app_commands.Choice(name="all servers", value="global")])
+    async def leaderboard(self, interaction: discord.Interaction, scope: str = "server"
+                          ) -> None:
+        guild = None if scope == "global" else interaction.guild_id
+        standing = await self.service.standing(self.service.today(), guild,
+                                               interaction.user.id)
+        name = "all servers" if guild is None else (
+            interaction.guild.name if interaction.guild else "this server")
+        await interaction.response.send_message(embed=leaderboard_embed(standing, name))

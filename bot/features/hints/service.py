@@ -1,0 +1,109 @@
+"""Hints for a running channel game: worked out from its replies, recorded, counted.
+
+``check`` reads the game (no waiting), ``work_out`` is CPU work for a worker thread, and
+``commit`` records the hint only if the board is still the one it was worked out from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine import PALETTE, Code, format_code
+from engine.hints import Facts, facts
+
+from ...core.enums import GameKind
+from ...core.errors import HintsOff, UserError, WrongKindOfGame
+from ...core.games import GameService
+from ...core.records import GameRecord
+from ...store import StaleWrite, once
+from ...store.hints import HintStore
+
+#: Hints per game: the count, a colour, a fitting code.
+LEVELS = 3
+
+
+class HintRaced(UserError):
+    """The board moved on (a guess, another hint) while this hint was worked out."""
+
+
+class NoMoreHints(UserError):
+    def __init__(self, game: GameRecord):
+        super().__init__("every hint was given")
+        self.game = game
+
+
+@dataclass(frozen=True)
+class Hint:
+    level: int
+    #: level 1: codes that fit; level 2: the colour and whether it is in the code (None:
+    #: nothing is sure, ``colour`` is then the likeliest); level 3: a fitting code.
+    count: int
+    colour: int | None = None
+    colour_in: bool | None = None
+    containing: int = 0
+    code: Code | None = None
+
+    @property
+    def text(self) -> str:
+        """The hint in plain words, as recorded."""
+        if self.level == 1:
+            return f"{self.count} codes still fit every reply." if self.count != 1 else (
+                "Only 1 code still fits every reply.")
+        if self.level == 2:
+            assert self.colour is not None
+            name = f"colour {self.colour} ({PALETTE[self.colour - 1].name})"
+            if self.colour_in is None:
+                return (f"No colour is sure yet; the likeliest is {name}: it is in "
+                        f"{self.containing} of the {self.count} codes that fit.")
+            where = "in" if self.colour_in else "not in"
+            return f"{name[0].upper()}{name[1:]} is surely {where} the code."
+        assert self.code is not None
+        return f"{format_code(self.code)} fits every reply so far."
+
+
+def choose_hint(level: int, found: Facts) -> Hint:
+    if level == 1:
+        return Hint(1, found.count)
+    if level == 2:
+        if found.surely_in:
+            return Hint(2, found.count, found.surely_in[0], True)
+        if found.surely_out:
+            return Hint(2, found.count, found.surely_out[0], False)
+        likeliest = max(range(len(found.containing)), key=lambda c: found.containing[c])
+        return Hint(2, found.count, likeliest + 1, None, found.containing[likeliest])
+    return Hint(3, found.count, code=found.fitting)
+
+
+class HintService:
+    def __init__(self, games: GameService, hints_allowed: Callable[[int | None], bool]):
+        self.games = games
+        self.hints_allowed = hints_allowed
+        self.store = HintStore()
+
+    async def check(self, *, guild_id: int | None, channel_id: int) -> GameRecord:
+        """The running breaker game that may have its next hint; refuses otherwise."""
+        if not self.hints_allowed(guild_id):
+            raise HintsOff()
+        game = await self.games.running(channel_id)
+        if game.kind is not GameKind.BREAKER:
+            raise WrongKindOfGame(game)
+        if game.hints >= LEVELS:
+            raise NoMoreHints(game)
+        return game
+
+    @staticmethod
+    def work_out(game: GameRecord) -> Hint:
+        """CPU work: run it in a worker thread."""
+        turns = [(g.code, g.feedback) for g in game.guesses]
+        return choose_hint(game.hints + 1, facts(game.rules, turns, pick=game.id))
+
+    async def commit(self, game: GameRecord, hint: Hint, *, user_id: int,
+                     action_id: int | None) -> GameRecord:
+        try:
+            async with once(), self.games.db.transaction() as conn:
+                return await self.store.add(conn, game, level=hint.level, user_id=user_id,
+                                            text=hint.text, now=self.games.clock(),
+                                            action_id=action_id)
+        except StaleWrite:
+            raise HintRaced() from None

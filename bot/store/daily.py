@@ -1,0 +1,159 @@
+"""SQL for the daily code: the bot's secret seed, each player's play of a day and its
+guesses, and the day's leaderboards (per server and global)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from engine import Code, Feedback, code_from_digits, format_code
+
+from ..core.records import GuessRecord
+from .games import StaleWrite
+
+
+@dataclass(frozen=True)
+class DailyPlay:
+    day: str
+    user_id: int
+    guild_id: int | None
+    status: str  # 'active', 'won' or 'lost'
+    started_at: float
+    ended_at: float | None
+    guesses: tuple[GuessRecord, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "active"
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "won"
+
+
+@dataclass(frozen=True)
+class DailyRow:
+    """One line of a day's leaderboard."""
+
+    user_id: int
+    name: str
+    solved: bool
+    guesses: int
+    ended_at: float
+
+
+_FINISHED = "day = :day AND status != 'active'"
+_SCOPE = " AND guild_id = :guild"
+_ORDER = "solved DESC, guesses, ended_at, user_id"
+#: Rows strictly ahead of (:solved, :guesses, :ended_at, :user).
+_AHEAD = ("(solved > :solved OR (solved = :solved AND (guesses < :guesses OR (guesses = :guesses"
+          " AND (ended_at < :ended_at OR (ended_at = :ended_at AND user_id < :user))))))")
+
+
+class DailyStore:
+    # ---- the seed -------------------------------------------------------------------------
+    async def seed(self, conn: aiosqlite.Connection, fresh: str) -> str:
+        """The stored daily seed; ``fresh`` is stored first if there is none (first start)."""
+        await conn.execute("INSERT OR IGNORE INTO bot_settings (name, value)"
+                           " VALUES ('daily_seed', ?)", (fresh,))
+        async with conn.execute(
+                "SELECT value FROM bot_settings WHERE name = 'daily_seed'") as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        return str(row[0])
+
+    # ---- one player's play ----------------------------------------------------------------
+    async def play(self, conn: aiosqlite.Connection, day: str, user_id: int
+                   ) -> DailyPlay | None:
+        async with conn.execute(
+            "SELECT day, user_id, guild_id, status, started_at, ended_at FROM daily_plays"
+            " WHERE day = ? AND user_id = ?", (day, user_id),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with conn.execute(
+            "SELECT turn, user_id, code, black, white, created_at FROM daily_guesses"
+            " WHERE day = ? AND user_id = ? ORDER BY turn", (day, user_id),
+        ) as cur:
+            guesses = tuple(
+                GuessRecord(r[0], r[1], code_from_digits(r[2]), Feedback(r[3], r[4]), r[5])
+                for r in await cur.fetchall())
+        return DailyPlay(row[0], row[1], row[2], row[3], row[4], row[5], guesses)
+
+    async def add_guess(self, conn: aiosqlite.Connection, play: DailyPlay | None, *, day: str,
+                        user_id: int, guild_id: int | None, code: Code, feedback: Feedback,
+                        finish: str | None, now: float, action_id: int | None) -> DailyPlay:
+        """Store the next guess (starting the play with the first one), and the end of the
+        play when ``finish`` is 'won' or 'lost'. The (day, user, turn) key refuses a turn
+        stored twice; :class:`StaleWrite` when the play ended meanwhile."""
+        if play is None:
+            await conn.execute(
+                "INSERT INTO daily_plays (day, user_id, guild_id, status, started_at)"
+                " VALUES (?, ?, ?, 'active', ?)", (day, user_id, guild_id, now))
+            play = DailyPlay(day, user_id, guild_id, "active", now, None)
+        turn = len(play.guesses) + 1
+        await conn.execute(
+            "INSERT INTO daily_guesses (day, user_id, turn, code, black, white, created_at,"
+            " interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (day, user_id, turn, format_code(code), feedback.black, feedback.white, now,
+             action_id))
+        cur = await conn.execute(
+            "UPDATE daily_plays SET guesses = ?, status = COALESCE(?, status),"
+            " solved = ?, ended_at = CASE WHEN ? IS NULL THEN NULL ELSE ? END"
+            " WHERE day = ? AND user_id = ? AND status = 'active'",
+            (turn, finish, int(finish == "won"), finish, now, day, user_id))
+        if cur.rowcount != 1:
+            raise StaleWrite()
+        record = GuessRecord(turn, user_id, code, feedback, now)
+        return DailyPlay(day, user_id, play.guild_id, finish or "active", play.started_at,
+                         now if finish else None, (*play.guesses, record))
+
+    async def finished_days(self, conn: aiosqlite.Connection, user_id: int
+                            ) -> list[tuple[str, bool]]:
+        """``(day, solved)`` of every daily a player finished, oldest first."""
+        async with conn.execute(
+            "SELECT day, solved FROM daily_plays WHERE user_id = ? AND status != 'active'"
+            " ORDER BY day", (user_id,),
+        ) as cur:
+            return [(r[0], bool(r[1])) for r in await cur.fetchall()]
+
+    # ---- the day's leaderboards -----------------------------------------------------------
+    @staticmethod
+    def _where(guild_id: int | None) -> str:
+        return _FINISHED + (_SCOPE if guild_id is not None else "")
+
+    async def top(self, conn: aiosqlite.Connection, day: str, guild_id: int | None,
+                  limit: int) -> list[DailyRow]:
+        async with conn.execute(
+            "SELECT d.user_id, COALESCE(p.display_name, 'deleted user'), d.solved, d.guesses,"
+            " d.ended_at FROM daily_plays d LEFT JOIN players p USING (user_id)"
+            f" WHERE {self._where(guild_id)} ORDER BY {_ORDER} LIMIT {int(limit)}",
+            {"day": day, "guild": guild_id},
+        ) as cur:
+            return [DailyRow(r[0], r[1], bool(r[2]), r[3], r[4]) for r in await cur.fetchall()]
+
+    async def count(self, conn: aiosqlite.Connection, day: str, guild_id: int | None
+                    ) -> tuple[int, int]:
+        """(finished, solved) on that day, here or everywhere."""
+        async with conn.execute(
+            f"SELECT COUNT(*), COALESCE(SUM(solved), 0) FROM daily_plays"
+            f" WHERE {self._where(guild_id)}", {"day": day, "guild": guild_id},
+        ) as cur:
+            row = await cur.fetchone()
+        return (row[0], row[1]) if row else (0, 0)
+
+    async def rank(self, conn: aiosqlite.Connection, day: str, guild_id: int | None,
+                   play: DailyPlay) -> int:
+        """1 + the finished plays strictly ahead of this one."""
+        async with conn.execute(
+            f"SELECT COUNT(*) FROM daily_plays WHERE {self._where(guild_id)} AND {_AHEAD}",
+            {"day": day, "guild": guild_id, "solved": int(play.solved),
+             "guesses": len(play.guesses), "ended_at": play.ended_at, "user": play.user_id},
+        ) as cur:
+            row = await cur.fetchone()
+        return (row[0] if row else 0) + 1
+
+
+__all__ = ["DailyPlay", "DailyRow", "DailyStore", "StaleWrite"]

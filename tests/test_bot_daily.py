@@ -1,0 +1,156 @@
+"""``/daily``: two players on two servers, through discord.py's real dispatch."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import sqlite3
+
+from bot.features.daily.service import secret_for
+from bot.ui.pegs import PEG_EMOJI
+from engine import format_code
+
+
+def rows(db_path, sql, args=()):
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+def day_of(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, tz=dt.UTC).date().isoformat()
+
+
+def todays_code(db_path, ts: float) -> str:
+    """Worked out from the stored seed alone, as the bot must."""
+    (seed,), = rows(db_path, "SELECT value FROM bot_settings WHERE name = 'daily_seed'")
+    return format_code(secret_for(seed, day_of(ts)))
+
+
+def misses(secret: str) -> list[str]:
+    return [c for c in ("1122", "3344", "5566", "1234") if c != secret]
+
+
+async def daily(fake, bot, user, guild, channel, command="daily play", **options):
+    return await fake.slash(bot, command, user=user, guild=guild, channel=channel, **options)
+
+
+async def test_two_players_two_servers(fake_discord, start_bot, world, db_path, wall_clock):
+    bot = await start_bot()
+    other = fake_discord.guild("Second Server")
+    carol = fake_discord.member(other, fake_discord.user("carol"))
+    alice_there = fake_discord.member(other, world.alice.user)
+    there = next(iter(other.channels.values()))
+    here = world.general
+    secret = todays_code(db_path, wall_clock.now)
+    day = day_of(wall_clock.now)
+
+    empty = await daily(fake_discord, bot, world.alice, world.guild, here)
+    assert empty.ephemeral and empty.embed["title"] == f"Daily code · {day}"
+    assert "No guesses yet" in empty.embed["description"]
+
+    wrong = misses(secret)
+    first = await daily(fake_discord, bot, world.alice, world.guild, here, guess=wrong[0])
+    assert first.ephemeral  # a private board: nobody else can see it
+    assert "The code was" not in str(first.embed) and secret not in str(first.embed)
+
+    for code in (*wrong[:2], secret):  # carol, on the other server: 3 guesses
+        result = await daily(fake_discord, bot, carol, other, there, guess=code)
+        assert result.ephemeral
+    assert result.embed["title"] == f"Daily {day}: broken in 3 guesses!"
+    assert secret in result.embed["description"]  # she finished: she sees the code
+    assert result.message.custom_ids == [f"mma:d:{day}"]
+
+    won = await daily(fake_discord, bot, world.alice, world.guild, here, guess=secret)
+    assert won.embed["title"] == f"Daily {day}: broken in 2 guesses!"  # the same code
+    fields = {f["name"]: f["value"] for f in won.embed["fields"]}
+    assert fields["Today, this server"] == "1 of 1 solved · you are #1"
+    assert fields["Today, all servers"] == "2 of 2 solved · you are #1"
+
+    # One attempt per day, on every server.
+    stored = rows(db_path, "SELECT COUNT(*) FROM daily_guesses")
+    for user, guild, channel in ((world.alice, world.guild, here),
+                                 (alice_there, other, there)):
+        again = await daily(fake_discord, bot, user, guild, channel, guess=wrong[1])
+        assert again.ephemeral and again.embed["title"] == "Already played today"
+    assert rows(db_path, "SELECT COUNT(*) FROM daily_guesses") == stored
+    assert rows(db_path, "SELECT user_id, guild_id, status, guesses FROM daily_plays"
+                " ORDER BY user_id") == sorted([(world.alice.id, world.guild.id, "won", 2),
+                                                (carol.id, other.id, "won", 3)])
+
+    # The share grid: key pegs per row, no colours, no code.
+    shared = await daily(fake_discord, bot, world.alice, world.guild, here, "daily share")
+    assert not shared.ephemeral
+    lines = shared.content.split("\n")
+    assert lines[0].startswith(f"**Mastermind daily {day}** · 2/10")
+    assert len(lines) == 3 and lines[2] == "●●●●"
+    assert not any(e in shared.content for e in PEG_EMOJI) and secret not in lines[1]
+
+    # Leaderboards: per server, and everywhere (fewest guesses first).
+    mine = await daily(fake_discord, bot, world.bob, world.guild, here, "daily leaderboard")
+    assert "alice" in mine.embed["description"] and "carol" not in mine.embed["description"]
+    everywhere = await daily(fake_discord, bot, world.bob, world.guild, here,
+                             "daily leaderboard", scope="global")
+    ranked = everywhere.embed["description"].split("\n")
+    assert "alice" in ranked[0] and "2 guesses" in ranked[0]
+    assert "carol" in ranked[1] and "3 guesses" in ranked[1]
+
+    # Bob hasn't played: nothing of today's code for him.
+    refused = await daily(fake_discord, bot, world.bob, world.guild, here, "daily share")
+    assert refused.ephemeral and refused.embed["title"] == "Finish the daily first"
+    forged = fake_discord.old_message(here, [f"mma:d:{day}"])
+    peek = await fake_discord.click(bot, forged, f"mma:d:{day}", user=world.bob)
+    assert peek.ephemeral and peek.embed["title"] == "Finish the daily first"
+    analysed = await fake_discord.click(bot, won.message, label="Analyse", user=world.alice)
+    assert analysed.ephemeral and analysed.embed["title"] == f"Analysis · Daily {day} · 4x6"
+    assert len(analysed.embed["description"].split("\n")) == 2
+
+
+async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_path,
+                                           wall_clock):
+    bot = await start_bot()
+    here = world.general
+    for n in range(2):
+        secret = todays_code(db_path, wall_clock.now)
+        result = await daily(fake_discord, bot, world.alice, world.guild, here, guess=secret)
+        assert "broken in 1 guess" in result.embed["title"]
+        stats = await fake_discord.slash(bot, "stats", user=world.alice, guild=world.guild,
+                                         channel=here, options={"user": None})
+        fields = {f["name"]: f["value"] for f in stats.embed["fields"]}
+        assert fields["Daily code (/daily)"].startswith(f"{n + 1} day streak now")
+        # To just after the next UTC midnight: a new day, a new code, a new attempt.
+        now = dt.datetime.fromtimestamp(wall_clock.now, tz=dt.UTC)
+        midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(),
+                                       tzinfo=dt.UTC)
+        wall_clock.advance((midnight - now).total_seconds() + 5)
+    assert len({d for (d,) in rows(db_path, "SELECT day FROM daily_plays")}) == 2
+    fields = {f["name"]: f["value"] for f in (await fake_discord.slash(
+        bot, "stats", user=world.alice, guild=world.guild, channel=here,
+        options={"user": None})).embed["fields"]}
+    assert fields["Daily code (/daily)"] == "2 day streak now · 2 longest · solved 2 of 2"
+    # Two days on without a daily, the streak is over (the longest stays).
+    wall_clock.advance(2 * 86400)
+    fields = {f["name"]: f["value"] for f in (await fake_discord.slash(
+        bot, "stats", user=world.alice, guild=world.guild, channel=here,
+        options={"user": None})).embed["fields"]}
+    assert fields["Daily code (/daily)"].startswith("0 day streak now · 2 longest")
+
+
+async def test_the_seed_is_drawn_once_and_kept(fake_discord, start_bot, db_path):
+    await start_bot()
+    first = rows(db_path, "SELECT value FROM bot_settings")
+    await start_bot()  # a restart keeps it
+    assert rows(db_path, "SELECT value FROM bot_settings") == first
+    assert len(first[0][0]) == 64
+
+
+async def test_bad_daily_guesses_change_nothing(fake_discord, start_bot, world, db_path,
+                                                wall_clock):
+    bot = await start_bot()
+    bad = await daily(fake_discord, bot, world.alice, world.guild, world.general, guess="12")
+    assert bad.ephemeral and bad.embed["title"] == "That is not a valid code"
+    assert "/daily play guess:1123" in bad.embed["description"]
+    code = misses(todays_code(db_path, wall_clock.now))[0]
+    await daily(fake_discord, bot, world.alice, world.guild, world.general, guess=code)
+    repeat = await daily(fake_discord, bot, world.alice, world.guild, world.general, guess=code)
+    assert repeat.ephemeral and repeat.embed["title"] == "Already on your board"
+    assert rows(db_path, "SELECT COUNT(*) FROM daily_guesses") == [(1,)]
