@@ -190,3 +190,174 @@ async def test_two_rounds_against_the_bot_scored_move_by_move(
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE status = 'active'")[0][0] == 0
     fake_discord.assert_no_violations()
 
+
+
+async def win_first_half(fake, bot, world, db_path, user):
+    """The player breaks the bot's code at once (1 move)."""
+    secret = running_game(db_path, world.general.id)["secret"]
+    result = await guess(fake, bot, world, secret, user)
+    assert not result.ephemeral
+    return result
+
+
+async def test_a_contradiction_is_taken_back_and_the_match_goes_on(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    alice = world.alice
+    await slash(fake_discord, bot, world, "match", alice, rounds=1)
+    await win_first_half(fake_discord, bot, world, db_path, alice)
+    game_id = running_game(db_path, world.general.id)["id"]
+    secret = "6543"
+    fb = score(secret, bot_guess(db_path, game_id))
+    await reply(fake_discord, bot, db_path, game_id, fb.black, fb.white, alice)  # the truth
+    for _ in range(8):  # then "nothing matches" until no code is left
+        await reply(fake_discord, bot, db_path, game_id, 0, 0, alice)
+        if rows(db_path, "SELECT codes_left FROM games WHERE id = ?", game_id)[0][0] == 0:
+            break
+    board = board_of(fake_discord, db_path, game_id)
+    assert board.embed["title"] == "Your replies contradict each other"
+    made = rows(db_path, "SELECT COUNT(*) FROM challenge_replies")[0][0]
+    undone = await fake_discord.click(bot, board, f"mmc:undo:{game_id}:{made}", user=alice)
+    assert not undone.ephemeral
+    match = the_match(db_path)
+    assert (match["status"], match["half"], match["half_scores"]) == ("active", 1, "1")
+    # Take back every false reply, then answer truthfully: the bot's moves are its
+    # standing replies only.
+    while True:
+        standing = rows(db_path, "SELECT turn, guess, black, white FROM challenge_replies"
+                                 " WHERE game_id = ? AND taken_back_at IS NULL ORDER BY turn",
+                        game_id)
+        last = standing[-1]
+        if tuple(score(secret, last["guess"])) == (last["black"], last["white"]):
+            break
+        board = board_of(fake_discord, db_path, game_id)
+        await fake_discord.click(bot, board, f"mmc:undo:{game_id}:{last['turn']}", user=alice)
+    _, clicked = await let_the_bot_break(fake_discord, bot, world, db_path, secret, alice)
+    standing = rows(db_path, "SELECT COUNT(*) FROM challenge_replies WHERE game_id = ? AND"
+                             " taken_back_at IS NULL", game_id)[0][0]
+    match = the_match(db_path)
+    assert match["status"] == "finished" and match["half_scores"] == f"1,{standing}"
+    assert match["winner"] == ("a" if standing > 1 else "draw")
+    assert scoreboard(clicked)["title"].startswith("Match over")
+
+
+async def test_quitting_forfeits_the_match(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    alice, bob = world.alice, world.bob
+    await slash(fake_discord, bot, world, "match", alice, rounds=3)
+    secret = running_game(db_path, world.general.id)["secret"]
+    await guess(fake_discord, bot, world, wrong_codes(secret, 1)[0], alice)
+    # Someone who doesn't play can't end it; a second /match or game here is refused.
+    before = everything(db_path)
+    refused = await slash(fake_discord, bot, world, "mastermind quit", bob)
+    assert refused.ephemeral and refused.embed["title"] == "This is not your match"
+    again = await slash(fake_discord, bot, world, "match", bob)
+    assert again.ephemeral and again.embed["title"] == "A game is already running here"
+    assert everything(db_path) == before
+
+    quit_ = await slash(fake_discord, bot, world, "mastermind quit", alice)
+    assert not quit_.ephemeral
+    board = scoreboard(quit_)
+    assert board["title"] == "Match over: forfeit"
+    assert board["description"].startswith(f"<@{alice.id}> quit, so I win the match.")
+    match = the_match(db_path)
+    assert (match["status"], match["winner"], match["ended_by"]) == ("forfeit", "b", alice.id)
+    assert [tuple(r) for r in rows(db_path, "SELECT user_id, won, guesses FROM match_results")
+            ] == [(alice.id, 0, 0)]
+    # The channel is free again.
+    fresh = await slash(fake_discord, bot, world, "mastermind new", bob)
+    assert not fresh.ephemeral
+
+
+async def test_restart_in_the_middle_of_a_match_against_the_bot(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    alice = world.alice
+    await slash(fake_discord, bot, world, "match", alice, rounds=1)
+    await win_first_half(fake_discord, bot, world, db_path, alice)
+    game_id = running_game(db_path, world.general.id)["id"]
+    fb = score("2525", bot_guess(db_path, game_id))
+    await reply(fake_discord, bot, db_path, game_id, fb.black, fb.white, alice)
+    await bot.close()
+
+    bot = await start_bot()  # a new process: the buttons on the board still work
+    moves, clicked = await let_the_bot_break(fake_discord, bot, world, db_path, "2525", alice)
+    match = the_match(db_path)
+    assert match["status"] == "finished"
+    assert match["half_scores"] == f"1,{moves + 1}"
+    shown = scoreboard(clicked)
+    assert totals_line(shown) == f"**Total moves** <@{alice.id}> **1** · me **{moves + 1}**"
+    fake_discord.assert_no_violations()
+
+
+async def test_bad_match_options_are_refused_and_change_nothing(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    alice = world.alice
+    before = everything(db_path)
+    myself = await slash(fake_discord, bot, world, "match", alice, opponent=alice)
+    assert myself.ephemeral and myself.embed["title"] == "Pick another opponent"
+    rules = await slash(fake_discord, bot, world, "match", alice, pegs=5, colors=4,
+                        repeats=False)
+    assert rules.ephemeral and rules.embed["title"] == "Those rules don't work"
+    assert everything(db_path) == before
+    await slash(fake_discord, bot, world, "mastermind new", world.bob)
+    busy = await slash(fake_discord, bot, world, "match", alice)
+    assert busy.ephemeral and busy.embed["title"] == "A game is already running here"
+    assert the_match_count(db_path) == 0
+
+
+def the_match_count(db_path) -> int:
+    return rows(db_path, "SELECT COUNT(*) FROM matches")[0][0]
+
+
+async def test_an_idle_match_expires_showing_the_score(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    bot = await start_bot()
+    alice = world.alice
+    await slash(fake_discord, bot, world, "match", alice, rounds=2)
+    await win_first_half(fake_discord, bot, world, db_path, alice)
+    wall_clock.advance(25 * 3600)
+    again = await slash(fake_discord, bot, world, "match", alice)
+    assert not again.ephemeral
+    old, new = rows(db_path, "SELECT status, half_scores FROM matches ORDER BY id")
+    assert tuple(old) == ("abandoned", "1") and tuple(new) == ("active", "")
+    expired = again.message.embeds[1]
+    assert expired["title"] == "Match abandoned"
+    assert totals_line(expired) == f"**Total moves** <@{alice.id}> **1** · me **0**"
+    assert "had no move for too long" in again.message.embeds[0]["description"]
+
+
+def standings(db_path) -> list[tuple]:
+    return [tuple(r) for r in rows(db_path, "SELECT * FROM standings ORDER BY 1, 2, 3, 4, 5")]
+
+
+async def test_match_stats_leaderboard_and_rebuild(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    alice, bob = world.alice, world.bob
+    for _ in range(2):  # alice forfeits two matches; bob wins a one-round match
+        await slash(fake_discord, bot, world, "match", alice)
+        await slash(fake_discord, bot, world, "mastermind quit", alice)
+    await slash(fake_discord, bot, world, "match", bob, rounds=1, max_guesses=1)
+    secret = running_game(db_path, world.general.id)["secret"]
+    await guess(fake_discord, bot, world, secret, bob)  # 1 move
+    game_id = running_game(db_path, world.general.id)["id"]
+    await reply(fake_discord, bot, db_path, game_id, 0, 0, bob)  # the bot fails: 2 moves
+    assert tuple(the_match(db_path)[c] for c in ("status", "winner", "half_scores")) == (
+        "finished", "a", "1,2")
+
+    shown = await slash(fake_discord, bot, world, "stats", alice, options={"user": None})
+    fields = {f["name"]: f["value"] for f in shown.embed["fields"]}
+    assert fields["Matches against the bot"] == "0 won · 0 drawn · 2 lost"
+    board = await slash(fake_discord, bot, world, "leaderboard", bob, mode="match-bot")
+    assert board.embed["title"].startswith("Matches against the bot")
+    lines = board.embed["description"].splitlines()
+    assert "**bob** · 1 won · 0 drawn · 0 lost" in lines[0]
+    assert "**alice** · 0 won · 0 drawn · 2 lost" in lines[1]
+    before = standings(db_path)
+    await bot.stats.recompute()
+    assert standings(db_path) == before

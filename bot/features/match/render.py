@@ -17,6 +17,7 @@ from .service import (
     MatchView,
     NotInMatch,
     NotYourCode,
+    OnlyInvitee,
     StaleMatchButton,
 )
 
@@ -76,9 +77,10 @@ def _result(match: MatchRecord) -> tuple[str, str]:
     a, b = totals[Side.A], totals[Side.B]
     if match.status is MatchStatus.FORFEIT and match.winner:
         winner = Side(match.winner)
+        bot_wins = match.player(winner) is None
+        champion = "I win" if bot_wins else f"{side_name(match, winner)} wins"
         return ("Match over: forfeit",
-                f"{side_name(match, winner.other)} quit, so {side_name(match, winner)} "
-                f"win{'' if match.vs_bot and winner is Side.B else 's'} the match.")
+                f"{side_name(match, winner.other)} quit, so {champion} the match.")
     if match.status is MatchStatus.FINISHED:
         if match.winner == DRAW:
             return "Match over: a draw", f"A draw: {a} moves each."
@@ -218,6 +220,13 @@ def _match_over(error: MatchOver) -> tuple[str, str]:
         return "This invitation expired", (
             "Nobody accepted it in time. Start a new match with `/match`.")
     return "This match is over", "That match is over. Start a new one with `/match`."
+
+
+@says(OnlyInvitee)
+def _only_invitee(error: OnlyInvitee) -> tuple[str, str]:
+    return "Waiting for your opponent", (
+        f"Only {side_name(error.match, Side.B)} can accept your invitation. **Decline** "
+        f"withdraws it.")
 
 
 @says(StaleMatchButton)

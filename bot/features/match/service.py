@@ -49,6 +49,14 @@ class MatchOver(UserError):
         self.match = match
 
 
+class OnlyInvitee(UserError):
+    """The inviter pressed Accept on their own invitation."""
+
+    def __init__(self, match: MatchRecord):
+        super().__init__("only the invited player accepts")
+        self.match = match
+
+
 class StaleMatchButton(UserError):
     """A button for an earlier half-round (the code was set already, a double click)."""
 
@@ -197,7 +205,7 @@ class MatchService:
                 await self.games.store.remember_player(conn, user_id, user_name, now)
                 return MatchView(match)
             elif accept:
-                raise NotInMatch(match)  # only the invited player accepts
+                raise OnlyInvitee(match)
             else:
                 return MatchView(await self.store.finish(
                     conn, match, status=MatchStatus.DECLINED, winner=None, now=now,

@@ -59,8 +59,12 @@ class StatsCog(commands.Cog, name="stats"):
                 app_commands.Choice(name="this week", value=Period.WEEK.value)],
         mode=[app_commands.Choice(name="code breakers (/mastermind new)",
                                   value=Mode.BREAKER.value),
-              app_commands.Choice(name="hardest codes for the bot (/challenge)",
-                                  value=Mode.CHALLENGE.value)],
+              app_commands.Choice(name="hardest codes (/challenge, /mastermind new setter:me)",
+                                  value=Mode.CHALLENGE.value),
+              app_commands.Choice(name="matches against the bot (/match)",
+                                  value=Mode.MATCH_BOT.value),
+              app_commands.Choice(name="matches between players (/match opponent)",
+                                  value=Mode.MATCH_PEOPLE.value)],
     )
     @app_commands.autocomplete(size=size_autocomplete)
     @app_commands.guild_only()

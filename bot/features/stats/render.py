@@ -10,14 +10,26 @@ from ...ui.messages import guesses
 from .service import LeaderboardPage, PlayerStats, Standing
 
 PERIOD_NAMES = {Period.ALL: "all time", Period.MONTH: "this month", Period.WEEK: "this week"}
-MODE_NAMES = {Mode.BREAKER: "Code breakers", Mode.CHALLENGE: "Hardest codes for the bot"}
+MODE_NAMES = {Mode.BREAKER: "Code breakers", Mode.CHALLENGE: "Hardest codes",
+              Mode.MATCH_BOT: "Matches against the bot",
+              Mode.MATCH_PEOPLE: "Matches between players"}
+MATCH_MODES = (Mode.MATCH_BOT, Mode.MATCH_PEOPLE)
+MATCH_RULE = "Ranked by matches won, then points per match (2 a win, 1 a draw)"
+
+
+def match_record(won: int, lost: int, drawn: int) -> str:
+    return f"{won} won · {drawn} drawn · {lost} lost"
 
 
 def _line(mode: Mode, s: Standing) -> str:
     name = discord.utils.escape_markdown(s.name)[:40]
+    if mode in MATCH_MODES:  # average = points per match (see bot/store/stats.py)
+        drawn = round((s.average or 0) * s.played) - 2 * s.won
+        lost = s.played - s.won - drawn
+        return f"`#{s.rank:>3}` **{name}** · {match_record(s.won, lost, drawn)}"
     if mode is Mode.BREAKER:
         return f"`#{s.rank:>3}` **{name}** · {s.won} cracked · {s.average:.2f} avg guesses"
-    return (f"`#{s.rank:>3}` **{name}** · the bot needed {s.average:.2f} guesses on average "
+    return (f"`#{s.rank:>3}` **{name}** · breakers needed {s.average:.2f} guesses on average "
             f"· {s.played} challenges")
 
 
@@ -27,6 +39,8 @@ def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) 
         description = "\n".join(_line(page.mode, s) for s in page.rows)
     elif page.mode is Mode.BREAKER:
         description = "Nobody has cracked a code here in this period yet: `/mastermind new`!"
+    elif page.mode in MATCH_MODES:
+        description = "Nobody has finished a match here in this period yet: `/match`!"
     else:
         description = (f"Nobody has finished {MIN_CHALLENGES} challenges here in this period yet: "
                        f"`/challenge`!")
@@ -39,11 +53,13 @@ def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) 
         embed.add_field(name=f"{you}'s rank", value=value.strip(), inline=False)
     else:
         how = ("crack a code to get on it" if page.mode is Mode.BREAKER
+               else "finish a match to get on it" if page.mode in MATCH_MODES
                else f"finish {MIN_CHALLENGES} challenges to get on it")
         embed.add_field(name=f"{you}'s rank", value=f"Not on this board yet: {how}.",
                         inline=False)
     rules = ("Ranked by codes cracked, then fewer guesses per crack" if page.mode is Mode.BREAKER
-             else f"Ranked by the bot's average guesses (at least {MIN_CHALLENGES} challenges)")
+             else MATCH_RULE if page.mode in MATCH_MODES
+             else f"Ranked by the average guesses to break them (at least {MIN_CHALLENGES} codes)")
     embed.set_footer(text=f"Page {page.page + 1}/{page.pages} · {rules} · periods are UTC")
     return embed
 
@@ -85,6 +101,10 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         embed.add_field(name="Challenges", value=bot)
         embed.add_field(name="Cracks by number of guesses", value=histogram(stats.histogram),
                         inline=False)
+    for mode, label in ((Mode.MATCH_BOT, "Matches against the bot"),
+                        (Mode.MATCH_PEOPLE, "Matches against people")):
+        if mode in stats.matches:
+            embed.add_field(name=label, value=match_record(*stats.matches[mode]))
     if stats.dailies:
         current, longest = stats.daily_streak
         embed.add_field(name="Daily code (/daily)", inline=False,
