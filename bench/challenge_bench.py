@@ -29,7 +29,7 @@ from bot.app import MastermindBot  # noqa: E402
 from engine import Rules, score  # noqa: E402
 from engine.space import space_for  # noqa: E402
 
-GUESS = re.compile(r"My guess (\d+):\*\* \S+ `(\d+)`")
+GUESS = re.compile(r"^My guess (\d+) of \d+\n#+ \S+ `(\d+)`")
 
 
 async def play(fake, bot, user, guild, channel, secret: str, options: dict,
@@ -38,7 +38,7 @@ async def play(fake, bot, user, guild, channel, secret: str, options: dict,
                                **options)
     board = started.message
     while True:
-        match = GUESS.search(board.embed["description"] or "")
+        match = GUESS.search(f"{board.embed['title']}\n{board.embed['description']}")
         if match is None:
             title = board.embed["title"]
             assert title.startswith("I broke your code"), title

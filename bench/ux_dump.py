@@ -147,7 +147,8 @@ async def challenge(scene: Scene) -> dict[str, list[dict]]:
 def _pending(message) -> str:
     import re
 
-    found = re.search(r"`(\d{4,8})`", message.embed["description"] or "")
+    found = re.search(r"^#+ \S+ `(\d+)`", message.embed["description"] or "", re.M) or \
+        re.search(r"`(\d{4,8})`", message.embed["description"] or "")
     assert found, message.embed
     return found[1]
 

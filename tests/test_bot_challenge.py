@@ -12,7 +12,7 @@ from conftest import secret_of, snapshot
 
 from engine import score
 
-GUESS = re.compile(r"My guess (\d+):\*\* \S+ `(\d+)`")
+GUESS = re.compile(r"^My guess (\d+) of \d+\n#+ \S+ `(\d+)`")
 
 
 async def start(fake, bot, world, user=None, channel=None, **options):
@@ -23,7 +23,7 @@ async def start(fake, bot, world, user=None, channel=None, **options):
 
 def pending(message) -> tuple[int, str]:
     """(turn, guess) the board asks about."""
-    match = GUESS.search(message.embed["description"])
+    match = GUESS.search(f"{message.embed['title']}\n{message.embed['description']}")
     assert match, message.embed["description"]
     return int(match[1]), match[2]
 
@@ -52,7 +52,7 @@ async def crack(fake, bot, board, secret, user, limit=10):
         result = await answer(fake, bot, board, fb.black, fb.white, user)
         assert not result.ephemeral, result.embed
         board = fake.message(board.id)
-        if "My guess" not in board.embed["description"]:
+        if "My guess" not in board.embed["title"]:
             return turn, board
     raise AssertionError("the bot never finished")
 
@@ -61,10 +61,11 @@ async def test_the_bot_breaks_a_code(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     started = await start(fake_discord, bot, world)
     board = started.message
-    assert pending(board) == (1, "1122")
-    # Only the 13 replies possible for 1122 are offered (3 black 1 white never is).
+    # By default the bot plays optimally (the shipped 4x6 tree opens with 1123)...
+    assert pending(board) == (1, "1123")
+    # ...and only the 14 replies possible for 1123 are offered (3 black 1 white never is).
     offered = {c for c in board.custom_ids if c.startswith("mmc:r:")}
-    assert len(offered) == 13 and "mmc:r:1:1:3:1" not in offered
+    assert len(offered) == 14 and "mmc:r:1:1:3:1" not in offered
     used, board = await crack(fake_discord, bot, board, "3632", world.alice)
     assert used <= 5
     assert board.embed["title"] == f"I broke your code in {used} guesses!"
@@ -81,7 +82,8 @@ async def test_knuth_through_the_bot_never_needs_more_than_five(
     fake_discord, start_bot, world, secret
 ):
     bot = await start_bot()
-    board = (await start(fake_discord, bot, world)).message
+    board = (await start(fake_discord, bot, world, strategy="knuth")).message
+    assert pending(board) == (1, "1122")
     used, board = await crack(fake_discord, bot, board, secret, world.alice)
     assert used <= 5
     assert secret in board.embed["description"]
@@ -127,8 +129,8 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     bot = await start_bot()
     board = (await start(fake_discord, bot, world)).message
     secret = "6543"
-    fb = score(secret, "1122")
-    await answer(fake_discord, bot, board, fb.black, fb.white, world.alice)  # true: 0 0
+    fb = score(secret, pending(board)[1])
+    await answer(fake_discord, bot, board, fb.black, fb.white, world.alice)  # the truth
     # Now claim "nothing matches" until no code is left.
     for _ in range(8):
         board = fake_discord.message(board.id)
@@ -146,7 +148,7 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     undone = await fake_discord.click(bot, board, f"mmc:undo:{gid}:{made}", user=world.alice)
     assert not undone.ephemeral
     board = fake_discord.message(board.id)
-    assert "My guess" in board.embed["description"]
+    assert "My guess" in board.embed["title"]
     with sqlite3.connect(db_path) as conn:
         taken = conn.execute(
             "SELECT COUNT(*) FROM challenge_replies WHERE taken_back_at IS NOT NULL"
@@ -197,7 +199,9 @@ async def test_one_game_per_channel_and_quit(fake_discord, start_bot, world, db_
                                      channel=world.general, guild=world.guild)
     assert not ended.ephemeral and ended.original.embed["title"] == "Challenge ended"
     assert snapshot(db_path)["games"][0]["status"] == "quit"
-    assert fake_discord.message(board.id).custom_ids == []  # the board's buttons are gone
+    finished = fake_discord.message(board.id)  # the live board, finished: no prompt, no replies
+    assert [c for c in finished.custom_ids if c.startswith("mmc:")] == []
+    assert finished.embed["title"] == "Challenge ended" and "Press" not in str(finished.embed)
 
 
 async def test_a_double_click_counts_once(fake_discord, start_bot, world, db_path):
@@ -222,7 +226,7 @@ async def test_restart_in_the_middle_keeps_the_buttons_working(
     bot = await start_bot()
     board = (await start(fake_discord, bot, world)).message
     secret = "2525"
-    fb = score(secret, "1122")
+    fb = score(secret, pending(board)[1])
     await answer(fake_discord, bot, board, fb.black, fb.white, world.alice)
     board = fake_discord.message(board.id)
     turn, guess = pending(board)

@@ -91,7 +91,8 @@ async def crack_challenge(fake, bot, league, player, secret, guild="one"):
                                channel=league.channels[guild], guild=league.guilds[guild])
     message = started.message
     for _ in range(10):
-        found = re.search(r"My guess (\d+):\*\* \S+ `(\d+)`", message.embed["description"])
+        found = re.search(r"^My guess (\d+) of \d+\n#+ \S+ `(\d+)`",
+                          f"{message.embed['title']}\n{message.embed['description']}")
         if not found:
             return message
         fb = score(secret, found[2])

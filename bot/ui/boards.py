@@ -15,22 +15,29 @@ import discord
 _running: set[asyncio.Task[None]] = set()  # strong references until each task ends
 
 
-async def collapse(interaction: discord.Interaction, message_id: int | None, line: str) -> None:
-    """Edit an older board of this channel down to ``line``, without its embed and buttons
-    (best effort: a board someone deleted, or that Discord refuses to edit, stays as is)."""
+async def collapse(interaction: discord.Interaction, message_id: int | None, line: str = "",
+                   *, embed: discord.Embed | None = None,
+                   view: discord.ui.View | None = None) -> None:
+    """Edit an older board of this channel down to ``line`` (or to ``embed``, a finished
+    board), without its buttons unless ``view`` (best effort: a board someone deleted, or
+    that Discord refuses to edit, stays as is)."""
     channel = interaction.channel
     partial = getattr(channel, "get_partial_message", None)
     if not message_id or partial is None:
         return
     with contextlib.suppress(discord.HTTPException):
-        await partial(message_id).edit(content=line[:2000], embeds=[], view=None)
+        await partial(message_id).edit(content=line[:2000] or None,
+                                       embeds=[embed] if embed else [], view=view)
 
 
-def collapse_soon(interaction: discord.Interaction, message_id: int | None, line: str) -> None:
+def collapse_soon(interaction: discord.Interaction, message_id: int | None, line: str = "",
+                  *, embed: discord.Embed | None = None,
+                  view: discord.ui.View | None = None) -> None:
     """:func:`collapse` in its own task, after the answer that replaced the board."""
     if not message_id:
         return
     task = asyncio.get_running_loop().create_task(
-        collapse(interaction, message_id, line), context=contextvars.Context())
+        collapse(interaction, message_id, line, embed=embed, view=view),
+        context=contextvars.Context())
     _running.add(task)
     task.add_done_callback(_running.discard)

@@ -6,23 +6,22 @@ then committed by the service, then shown.
 
 from __future__ import annotations
 
-import contextlib
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import CLASSIC, DEFAULT_STRATEGY, STRATEGIES
+from engine import CLASSIC, STRATEGIES, strongest_strategy
 from engine.rules import MAX_PEGS
 
 from ...core.errors import UnknownStrategy
 from ...core.records import GameRecord
+from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
 from ...ui.messages import abandoned_note
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
 from ...ui.responses import respond
 from .buttons import Action, ChallengeButton, RevealModal
-from .render import challenge_embed, challenge_view, ended_embed
+from .render import challenge_embed, challenge_view, collapsed_line, ended_embed
 from .service import ChallengeService, ChallengeState
 
 STRATEGY_CHOICES = [
@@ -45,7 +44,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
     # ---- commands ---------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Think of a code: I will break it")
     @app_commands.describe(
-        **RULE_DESCRIPTIONS, strategy=f"How I pick my guesses (default {DEFAULT_STRATEGY})"
+        **RULE_DESCRIPTIONS,
+        strategy="How I pick my guesses (default: the strongest for the size, optimal up to 4x6)",
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
     @app_commands.guild_only()
@@ -56,10 +56,11 @@ class ChallengeCog(commands.Cog, name="challenge"):
         colors: Colors = CLASSIC.colors,
         max_guesses: MaxGuesses = CLASSIC.max_guesses,
         repeats: bool = CLASSIC.repeats,
-        strategy: str = DEFAULT_STRATEGY,
+        strategy: str | None = None,
     ) -> None:
         assert interaction.channel_id is not None  # guild-only
         rules = make_rules(pegs, colors, max_guesses, repeats)
+        strategy = strategy or strongest_strategy(rules)
         if strategy not in STRATEGIES:
             raise UnknownStrategy(strategy)
         await self.service.check_free(interaction.channel_id)
@@ -94,7 +95,9 @@ class ChallengeCog(commands.Cog, name="challenge"):
         state = await self.service.commit_reply(reply, board_message_id=board)
         await self._post(interaction, state)
         await after_move(interaction, state.game)
-        await self._strip_buttons(interaction, game.board_message_id, keep=board)
+        if game.board_message_id != board:
+            collapse_soon(interaction, game.board_message_id,
+                          collapsed_line(state, len(game.replies) + 1))
 
     # ---- what the /mastermind group asks of a running challenge ------------------------------
     async def show_board(self, interaction: discord.Interaction, game: GameRecord) -> None:
@@ -103,11 +106,16 @@ class ChallengeCog(commands.Cog, name="challenge"):
         message = await self._post(interaction, state)
         board = (deferred.message_id if deferred else None) or message.id
         await self.service.games.set_board_message(game.id, board)
-        await self._strip_buttons(interaction, game.board_message_id, keep=board)
+        if game.board_message_id != board:
+            collapse_soon(interaction, game.board_message_id,
+                          collapsed_line(state, len(game.replies)))
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
-        await respond(interaction, embed=ended_embed(ChallengeState(game), interaction.user.id))
-        await self._strip_buttons(interaction, game.board_message_id)
+        state = ChallengeState(game)
+        await respond(interaction, embed=ended_embed(state, interaction.user.id))
+        # the live board becomes the finished one: no prompt, no reply buttons
+        collapse_soon(interaction, game.board_message_id, embed=challenge_embed(state),
+                      view=challenge_view(state))
 
     # ---- the board's buttons and the reveal modal -------------------------------------------
     async def on_button(self, interaction: discord.Interaction, action: Action, game_id: int,
@@ -120,7 +128,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
             black = _part(parts, 1) if action is Action.BLACK else None
             await interaction.response.defer()  # an old challenge may need the solver
             state = await self.service.board(game)
-            await interaction.edit_original_response(view=challenge_view(state, black=black))
+            await interaction.edit_original_response(embed=challenge_embed(state, black=black),
+                                                     view=challenge_view(state, black=black))
         elif action is Action.UNDO:
             last = self.service.check_take_back(game, _part(parts, 0))
             await interaction.response.defer()  # the solver may take a moment
@@ -158,19 +167,6 @@ class ChallengeCog(commands.Cog, name="challenge"):
             content=content or discord.utils.MISSING, embed=challenge_embed(state),
             view=challenge_view(state) or discord.utils.MISSING, wait=True,
         )
-
-    @staticmethod
-    async def _strip_buttons(interaction: discord.Interaction, message_id: int | None,
-                             keep: int | None = None) -> None:
-        """An older board's buttons belong to an older guess: take them off (best effort)."""
-        channel = interaction.channel
-        if not message_id or message_id == keep or channel is None:
-            return
-        partial = getattr(channel, "get_partial_message", None)
-        if partial is None:
-            return
-        with contextlib.suppress(discord.HTTPException):
-            await partial(message_id).edit(view=None)
 
 
 def _part(parts: tuple[int, ...], index: int) -> int:
