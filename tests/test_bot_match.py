@@ -361,3 +361,195 @@ async def test_match_stats_leaderboard_and_rebuild(fake_discord, start_bot, worl
     before = standings(db_path)
     await bot.stats.recompute()
     assert standings(db_path) == before
+
+
+# ---- codes set by people --------------------------------------------------------------------
+def visible_text(fake, channel) -> str:
+    """Everything the channel can read: contents and embeds of every message."""
+    return "\n".join(f"{m.content} {m.embeds}" for m in fake.messages(channel))
+
+
+async def set_code(fake, bot, board, custom_id, code, user):
+    opened = await fake.click(bot, board, custom_id, user=user)
+    assert opened.modal is not None, opened.embed
+    return opened, await fake.submit_modal(bot, opened, {"code": code}, user=user)
+
+
+async def test_player_against_player(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    alice, bob, mod = world.alice, world.bob, world.mod
+    invited = await slash(fake_discord, bot, world, "match", alice, rounds=1,
+                          options={"opponent": bob})
+    assert not invited.ephemeral
+    invitation = invited.message
+    assert invitation.embed["title"] == "A match invitation"
+    match_id = the_match(db_path)["id"]
+    assert set(invitation.custom_ids) == {f"mmm:accept:{match_id}", f"mmm:decline:{match_id}"}
+    assert the_match(db_path)["status"] == "invited"
+
+    # Nobody but bob accepts; the channel is held meanwhile.
+    before = everything(db_path)
+    stranger = await fake_discord.click(bot, invitation, f"mmm:accept:{match_id}", user=mod)
+    assert stranger.ephemeral and stranger.embed["title"] == "This is not your match"
+    own = await fake_discord.click(bot, invitation, f"mmm:accept:{match_id}", user=alice)
+    assert own.ephemeral and own.embed["title"] == "Waiting for your opponent"
+    held = await slash(fake_discord, bot, world, "mastermind new", mod)
+    assert held.ephemeral and held.embed["title"] == "A match is running here"
+    assert everything(db_path) == before
+
+    accepted = await fake_discord.click(bot, invitation, f"mmm:accept:{match_id}", user=bob)
+    assert not accepted.ephemeral
+    invitation = fake_discord.message(invitation.id)
+    assert invitation.custom_ids == [f"mmm:code:{match_id}:0"]
+    assert f"<@{bob.id}> sets a secret code" in invitation.embed["description"]
+
+    await bot.close()
+    bot = await start_bot()  # a restart before the first code: the button still works
+
+    # Only bob sets the first code; a wrong code is refused and stores nothing.
+    before = everything(db_path)
+    for user, title in ((alice, "Not your code to set"), (mod, "This is not your match")):
+        refused = await fake_discord.click(bot, invitation, f"mmm:code:{match_id}:0", user=user)
+        assert refused.ephemeral and refused.embed["title"] == title
+    opened, typo = await set_code(fake_discord, bot, invitation, f"mmm:code:{match_id}:0",
+                                  "36", bob)
+    assert typo.ephemeral and typo.embed["title"] == "That is not a valid code"
+    assert everything(db_path) == before
+    done = await fake_discord.submit_modal(bot, opened, {"code": "3456"}, user=bob)
+    assert not done.ephemeral
+    game = running_game(db_path, world.general.id)
+    assert (game["secret"], game["setter_id"], game["started_by"]) == ("3456", bob.id, alice.id)
+    assert "3456" not in visible_text(fake_discord, world.general)
+    assert fake_discord.message(invitation.id).custom_ids == []  # that button is spent
+
+    # The setter can't guess; a stranger neither.
+    before = everything(db_path)
+    for user in (bob, mod):
+        refused = await guess(fake_discord, bot, world, "1111", user)
+        assert refused.ephemeral and refused.embed["title"] == "Not your code to break"
+    assert everything(db_path) == before
+    await guess(fake_discord, bot, world, "1111", alice)
+    half = await guess(fake_discord, bot, world, "3456", alice)
+    shown = scoreboard(half)
+    assert totals_line(shown) == f"**Total moves** <@{alice.id}> **2** · <@{bob.id}> **0**"
+    assert f"<@{alice.id}> sets a secret code" in shown["description"]
+    assert half_scores(db_path) == "2"
+    second = half.messages[-1]
+    assert second.custom_ids == [f"mmm:code:{match_id}:1"]
+
+    # A stale code button from the first half changes nothing.
+    old = fake_discord.old_message(world.general, [f"mmm:code:{match_id}:0"])
+    stale = await fake_discord.click(bot, old, f"mmm:code:{match_id}:0", user=bob)
+    assert stale.ephemeral and stale.embed["title"] == "That button is out of date"
+
+    _, set_ = await set_code(fake_discord, bot, second, f"mmm:code:{match_id}:1", "6543", alice)
+    assert not set_.ephemeral
+    assert "6543" not in visible_text(fake_discord, world.general)
+    await bot.close()
+    bot = await start_bot()  # a restart in the middle of bob's half-round
+    for code in ("1122", "3344", "5566"):
+        result = await guess(fake_discord, bot, world, code, bob)
+        assert not result.ephemeral
+        assert half_scores(db_path) == "2"
+    final = await guess(fake_discord, bot, world, "6543", bob)
+    board = scoreboard(final)
+    assert board["title"] == "Match over: we have a winner"
+    assert f"<@{alice.id}> wins, 2 moves to 4." in board["description"]
+    match = the_match(db_path)
+    assert (match["status"], match["winner"], match["half_scores"]) == ("finished", "a", "2,4")
+    results = rows(db_path, "SELECT user_id, mode, won, guesses FROM match_results"
+                            " ORDER BY user_id = ?", bob.id)
+    assert [tuple(r) for r in results] == [(alice.id, "match-people", 1, 2),
+                                           (bob.id, "match-people", 0, 0)]
+    # Each code counts on the hardest-codes board for the one who set it.
+    hard = rows(db_path, "SELECT user_id, guesses FROM results WHERE mode = 'challenge'"
+                         " ORDER BY user_id = ?", alice.id)
+    assert [tuple(r) for r in hard] == [(bob.id, 2), (alice.id, 4)]
+
+
+async def test_an_invitation_can_be_declined_and_expires(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    bot = await start_bot()
+    alice, bob = world.alice, world.bob
+    invited = await slash(fake_discord, bot, world, "match", alice, options={"opponent": bob})
+    match_id = the_match(db_path)["id"]
+    declined = await fake_discord.click(bot, invited.message, f"mmm:decline:{match_id}", user=bob)
+    assert not declined.ephemeral
+    assert fake_discord.message(invited.message.id).embed["title"] == "Match called off"
+    assert the_match(db_path)["status"] == "declined"
+
+    invited = await slash(fake_discord, bot, world, "match", alice, options={"opponent": bob})
+    match_id = the_match(db_path)["id"]
+    wall_clock.advance(16 * 60)
+    late = await fake_discord.click(bot, invited.message, f"mmm:accept:{match_id}", user=bob)
+    assert late.ephemeral and late.embed["title"] == "This invitation expired"
+    assert the_match(db_path)["status"] == "expired"
+    fresh = await slash(fake_discord, bot, world, "mastermind new", bob)
+    assert not fresh.ephemeral
+
+
+async def test_a_code_set_for_the_channel(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    alice, bob = world.alice, world.bob
+    opened = await slash(fake_discord, bot, world, "mastermind new", alice, setter="me")
+    assert opened.modal is not None
+    before = everything(db_path)
+    typo = await fake_discord.submit_modal(bot, opened, {"code": "6547"}, user=alice)
+    assert typo.ephemeral and typo.embed["title"] == "That is not a valid code"
+    assert everything(db_path) == before
+    started = await fake_discord.submit_modal(bot, opened, {"code": "6543"}, user=alice)
+    assert not started.ephemeral
+    assert f"<@{alice.id}> set this code" in started.embed["description"]
+    assert "6543" not in visible_text(fake_discord, world.general)
+    game = running_game(db_path, world.general.id)
+    assert (game["secret"], game["setter_id"], game["match_id"]) == ("6543", alice.id, None)
+
+    before = everything(db_path)
+    mine = await guess(fake_discord, bot, world, "6543", alice)
+    assert mine.ephemeral and mine.embed["title"] == "You set this code"
+    assert everything(db_path) == before
+
+    await bot.close()
+    bot = await start_bot()  # a restart in the middle: the others play on
+    await guess(fake_discord, bot, world, "1122", bob)
+    await guess(fake_discord, bot, world, "3344", world.mod)
+    won = await guess(fake_discord, bot, world, "6543", bob)
+    assert not won.ephemeral and "6543" in str(won.embed)
+    results = rows(db_path, "SELECT user_id, mode, won, guesses FROM results ORDER BY mode,"
+                            " user_id")
+    assert (alice.id, "challenge", 1, 3) in [tuple(r) for r in results]
+    assert all(r["user_id"] != alice.id for r in results if r["mode"] == "breaker")
+
+
+async def test_a_reveal_starts_the_half_round_over(fake_discord, start_bot, world, db_path):
+    """1978: "you have given me inconsistent information. Try again, and this time please
+    be more careful": the bot's half-round starts over, nothing is scored for it."""
+    bot = await start_bot()
+    alice = world.alice
+    await slash(fake_discord, bot, world, "match", alice, rounds=1)
+    await win_first_half(fake_discord, bot, world, db_path, alice)
+    first = running_game(db_path, world.general.id)["id"]
+    await reply(fake_discord, bot, db_path, first, 4, 0, alice)  # "you broke it"... it ends
+    assert the_match(db_path)["half_scores"] == "1,1"  # a win reply ends the half at once
+    assert the_match(db_path)["status"] == "finished"
+
+    await slash(fake_discord, bot, world, "match", alice, rounds=1)
+    await win_first_half(fake_discord, bot, world, db_path, alice)
+    game_id = running_game(db_path, world.general.id)["id"]
+    for _ in range(8):
+        await reply(fake_discord, bot, db_path, game_id, 0, 0, alice)
+        if rows(db_path, "SELECT codes_left FROM games WHERE id = ?", game_id)[0][0] == 0:
+            break
+    board = board_of(fake_discord, db_path, game_id)
+    opened = await fake_discord.click(bot, board, f"mmc:reveal:{game_id}", user=alice)
+    revealed = await fake_discord.submit_modal(bot, opened, {"code": "6543"}, user=alice)
+    assert not revealed.ephemeral
+    shown = scoreboard(revealed)
+    assert shown["description"].startswith("Your replies contradicted each other. Try again")
+    again = running_game(db_path, world.general.id)
+    assert again["id"] != game_id and (again["kind"], again["match_half"]) == ("challenge", 1)
+    match = the_match(db_path)
+    assert (match["status"], match["half"], match["half_scores"]) == ("active", 1, "1")
+    moves, _ = await let_the_bot_break(fake_discord, bot, world, db_path, "6543", alice)
+    assert the_match(db_path)["half_scores"] == f"1,{moves}"
