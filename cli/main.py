@@ -22,8 +22,10 @@ from engine import (
     draw_secret,
     evaluate,
     score,
+    strongest_strategy,
 )
 
+from . import build_trees
 from .analysis import print_analysis
 from .crack import crack_game
 from .play import play_game
@@ -75,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     strategy = argparse.ArgumentParser(add_help=False)
     strategy.add_argument(
         "--strategy", choices=tuple(STRATEGIES), default=DEFAULT_STRATEGY, metavar="NAME",
-        help=f"how the computer guesses (default {DEFAULT_STRATEGY}; see below)",
+        help=f"how the computer guesses (crack: the strongest for the size, evaluate: "
+        f"{DEFAULT_STRATEGY}; see below)",
     )
 
     parser = argparse.ArgumentParser(
@@ -108,9 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     crack.add_argument(
         "--seed", type=int, default=0, help="seed for the random and sampled strategies"
     )
+    crack.set_defaults(strategy=None)  # the strongest for the size, once the size is known
 
     ev = commands.add_parser(
-        "evaluate", parents=[strategy, size, common], formatter_class=raw,
+        "evaluate", parents=[strategy, size, game, common], formatter_class=raw,
         help="play a strategy against every secret and show how many guesses it needs",
         description="Play a strategy against every possible secret and report the "
         "distribution of guesses.",
@@ -126,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sc.add_argument("secret", help="the secret code, e.g. 2532 or OBYO")
     sc.add_argument("guess", help="the guess, e.g. 3523")
+    build_trees.add_parser(commands)
     return parser
 
 
@@ -242,7 +247,7 @@ def cmd_crack(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
     result = crack_game(
-        rules, args.strategy, seed=args.seed,
+        rules, args.strategy or strongest_strategy(rules), seed=args.seed,
         read=terminal_reader(stdin, stdout), out=stdout, style=style,
     )
     if args.analyse:
@@ -325,6 +330,8 @@ def main(
             return cmd_evaluate(args, stdout, stderr)
         if args.command == "score":
             return cmd_score(args, stdout)
+        if args.command == "build-trees":
+            return build_trees.run(args, stdout)
         parser.print_help(stdout)
         return 2
     except UsageError as error:

@@ -30,6 +30,7 @@ from .rules import CLASSIC, Rules
 from .scoring import Feedback, possible_feedbacks, score, score_codes, validate_feedback
 from .solver import Mistake, SolverSession, Turn
 from .strategies import DEFAULT_STRATEGY, STRATEGIES, Budget, Strategy, get_strategy
+from .strongest import strongest_strategy
 
 __all__ = [
     "CLASSIC",
@@ -66,5 +67,6 @@ __all__ = [
     "possible_feedbacks",
     "score",
     "score_codes",
+    "strongest_strategy",
     "validate_feedback",
 ]
