@@ -18,6 +18,7 @@ from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache
 from .features.daily.service import DailyService
 from .features.match.service import MatchService
+from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .store import Database
 from .ui.ordering import InteractionOrder
@@ -45,6 +46,7 @@ FEATURES = (
     "bot.features.analysis",
     "bot.features.hints",
     "bot.features.daily",
+    "bot.features.settings",
     "bot.features.mastermind",
 )
 
@@ -58,6 +60,7 @@ class MastermindBot(commands.Bot):
     matches: MatchService
     stats: StatsService
     daily: DailyService
+    settings: SettingsService
 
     def __init__(
         self,
@@ -111,6 +114,11 @@ class MastermindBot(commands.Bot):
         self.matches = MatchService(self.games)
         self.stats = StatsService(self.db, clock=self.clock)
         self.daily = DailyService(self.games)
+        self.settings = SettingsService(self.db, clock=self.clock,
+                                        default_idle_hours=self.idle_timeout / 3600)
+        await self.settings.load()
+        self.games.idle_override = self.settings.idle_seconds
+        self.games.channel_allowed = self.settings.check_channel
         for feature in FEATURES:
             await self.load_extension(feature)
         self.add_dynamic_items(UnknownButton)

@@ -92,3 +92,12 @@ def test_the_chart_draws_both_lines():
     assert YOU in colours and BOT in colours
     lone = Image.open(io.BytesIO(codes_left_chart(1296, (208,), ()))).convert("RGB")
     assert BOT not in {c for _, c in lone.getcolors(maxcolors=1 << 20)}
+
+
+async def test_help_defines_skill_and_luck(fake_discord, start_bot, world):
+    bot = await start_bot()
+    shown = await fake_discord.slash(bot, "mastermind help", user=world.alice,
+                                     channel=world.general, guild=world.guild)
+    field = next(f for f in shown.embed["fields"] if f["name"] == "Analyse: skill and luck")
+    assert "**Skill** (0-100)" in field["value"] and "**Luck** (0-100)" in field["value"]
+    assert "50 is average luck" in field["value"]

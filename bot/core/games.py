@@ -49,12 +49,21 @@ class GameService:
         self.stats = StatsStore()
         self.end_hooks: list[EndHook] = []
         self.channel_checks: list[ChannelCheck] = []
+        #: A server's own idle timeout in seconds (None: the bot's), and a check that a
+        #: server allows games in a channel (raises a domain error): its settings.
+        self.idle_override: Callable[[int | None], float | None] = lambda guild_id: None
+        self.channel_allowed: Callable[[int | None, int], None] = lambda guild, channel: None
+
+    def idle_for(self, guild_id: int | None) -> float:
+        override = self.idle_override(guild_id)
+        return self.idle_timeout if override is None else override
 
     def is_idle(self, game: GameRecord, now: float) -> bool:
-        return game.active and now - game.updated_at > self.idle_timeout
+        return game.active and now - game.updated_at > self.idle_for(game.guild_id)
 
     def no_game(self, abandoned: GameRecord | None = None) -> NoGameRunning:
-        return NoGameRunning(abandoned, self.idle_timeout)
+        timeout = self.idle_for(abandoned.guild_id) if abandoned else self.idle_timeout
+        return NoGameRunning(abandoned, timeout)
 
     # ---- inside a write transaction -------------------------------------------------------
     async def end(
@@ -110,6 +119,7 @@ class GameService:
         setter_id: int | None = None,
     ) -> NewGame:
         """Start a game of any kind, unless one already runs in the channel."""
+        self.channel_allowed(guild_id, channel_id)
         now = self.clock()
         async with once(), self.db.transaction() as conn:
             running, abandoned = await self.load_active(conn, channel_id)

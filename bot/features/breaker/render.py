@@ -28,6 +28,7 @@ from ...ui.pegs import (
     pegs,
     share_row,
 )
+from ..analysis.render import LUCK_HELP, SKILL_HELP
 
 COLOURS = {
     GameStatus.ACTIVE: discord.Colour.blurple(),
@@ -165,8 +166,16 @@ def help_embed() -> discord.Embed:
             "`/guess 1123` guess: anyone in the channel can play\n"
             "`/mastermind board` show the board · `/mastermind quit` give up\n"
             "`/challenge` the bot breaks *your* code, you answer with buttons or `/feedback`\n"
-            "`/leaderboard` and `/stats` · `/mastermind forget-me` deletes your data"
+            "`/leaderboard` and `/stats` · `/mastermind forget-me` deletes your data\n"
+            "`/daily play` today's code, the same for everyone, once a day · `/daily share`\n"
+            "`/mastermind hint` a hint for everyone here (the crack then won't rank)\n"
+            "`/mastermind settings` this server's settings (Manage Server)"
         ),
+        inline=False,
+    )
+    embed.add_field(
+        name="Analyse: skill and luck",
+        value=f"Every finished game has an **Analyse** button.\n{SKILL_HELP}\n{LUCK_HELP}",
         inline=False,
     )
     embed.add_field(

@@ -12,4 +12,4 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(DailyCog(bot.daily))
+    await bot.add_cog(DailyCog(bot.daily, bot.settings.daily_posts))

@@ -3,6 +3,8 @@ publicly."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -15,10 +17,10 @@ from .service import DailyService
 @app_commands.guild_only()
 class DailyCog(commands.GroupCog, group_name="daily",
                group_description="Today's code: the same for everyone, once a day"):
-    def __init__(self, service: DailyService, posts_allowed=None):
+    def __init__(self, service: DailyService, posts_allowed: Callable[[int | None], bool]):
         self.service = service
         #: Does a server want daily results posted in its channels? (its settings)
-        self.posts_allowed = posts_allowed or (lambda guild_id: True)
+        self.posts_allowed = posts_allowed
         super().__init__()
 
     async def cog_load(self) -> None:

@@ -13,4 +13,4 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(HintsCog(HintService(bot.games, lambda guild_id: True)))
+    await bot.add_cog(HintsCog(HintService(bot.games, bot.settings.hints_allowed)))

@@ -1,4 +1,4 @@
-"""``/mastermind new|board|quit|help|forget-me``: the channel's game, whatever its kind.
+"""``/mastermind new|board|quit|hint|settings|help|forget-me``: the channel's game.
 
 The group only routes: each kind of game shows and ends its own board (its feature's cog),
 the lifecycle is the shared GameService, forget-me belongs to the stats feature.
@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import CLASSIC
+from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 
 from ...core.enums import GameKind
 from ...core.games import GameService
@@ -24,6 +24,8 @@ from ..breaker.render import help_embed
 from ..challenge.cog import ChallengeCog
 from ..hints.cog import HintsCog
 from ..match.cog import MatchCog
+from ..settings.cog import SettingsCog
+from ..settings.service import Changes
 from ..stats.cog import StatsCog
 
 
@@ -60,13 +62,17 @@ class MastermindCog(
     async def new(
         self,
         interaction: discord.Interaction,
-        pegs: Pegs = CLASSIC.pegs,
-        colors: Colors = CLASSIC.colors,
-        max_guesses: MaxGuesses = CLASSIC.max_guesses,
-        repeats: bool = CLASSIC.repeats,
+        pegs: Pegs | None = None,
+        colors: Colors | None = None,
+        max_guesses: MaxGuesses | None = None,
+        repeats: bool | None = None,
         setter: str | None = None,
     ) -> None:
-        rules = make_rules(pegs, colors, max_guesses, repeats)
+        # Options left out take the server's default rules (/mastermind settings).
+        default = cog_of(interaction, SettingsCog).service.default_rules(interaction.guild_id)
+        rules = make_rules(pegs or default.pegs, colors or default.colors,
+                           max_guesses or default.max_guesses,
+                           default.repeats if repeats is None else repeats)
         if setter == "me":
             await cog_of(interaction, MatchCog).ask_setter_code(interaction, rules)
             return
@@ -105,6 +111,41 @@ class MastermindCog(
                           description="A hint for this channel's game (shown to all, recorded)")
     async def hint(self, interaction: discord.Interaction) -> None:
         await cog_of(interaction, HintsCog).hint(interaction)
+
+    @app_commands.command(name="settings",
+                          description="This server's Mastermind settings (Manage Server)")
+    @app_commands.describe(
+        hints="Allow /mastermind hint in this server's games",
+        pegs=f"Default pegs for /mastermind new ({MIN_PEGS}-{MAX_PEGS})",
+        colors=f"Default colours for /mastermind new ({MIN_COLORS}-{MAX_COLORS})",
+        max_guesses=f"Default guesses for /mastermind new ({MIN_GUESSES}-{MAX_GUESSES})",
+        repeats="Default: may a colour repeat in /mastermind new?",
+        idle_hours="Hours without a move before a game is abandoned",
+        allow_channel="Allow games in this channel (once one is listed, only listed ones)",
+        disallow_channel="Take this channel off the list of channels that allow games",
+        all_channels="True: allow games in every channel again",
+        daily_posts="Post /daily share results in the channel (False: only privately)",
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        hints: bool | None = None,
+        pegs: Pegs | None = None,
+        colors: Colors | None = None,
+        max_guesses: MaxGuesses | None = None,
+        repeats: bool | None = None,
+        idle_hours: app_commands.Range[float, 0.1, 720.0] | None = None,
+        allow_channel: discord.TextChannel | None = None,
+        disallow_channel: discord.TextChannel | None = None,
+        all_channels: bool | None = None,
+        daily_posts: bool | None = None,
+    ) -> None:
+        asked = Changes(hints, pegs, colors, max_guesses, repeats, idle_hours,
+                        allow_channel.id if allow_channel else None,
+                        disallow_channel.id if disallow_channel else None,
+                        all_channels, daily_posts)
+        await cog_of(interaction, SettingsCog).settings(interaction, asked)
 
     @app_commands.command(name="forget-me",
                           description="Delete your stats and unlink your name from past games")

@@ -1,0 +1,178 @@
+"""Per-server settings: hints on or off, default rules for new games, the idle timeout,
+the channels that allow games, and whether daily results are posted.
+
+Read on every command, so they are kept in memory (loaded at start, updated on each
+change, which is one transaction with its log lines). The other features ask through the
+small functions below and never see the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from engine import CLASSIC, InvalidRules, Rules
+
+from ...core.clock import Clock, system_clock
+from ...core.errors import BadSetting, ChannelNotAllowed
+from ...store import Database, once
+from ...store.settings import SettingChange, SettingsStore
+
+MAX_CHANNELS = 25
+LOG_LINES = 8
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    hints: bool = True
+    rules: Rules = CLASSIC
+    #: Hours without a move before a game is abandoned; None = the bot's default.
+    idle_hours: float | None = None
+    #: Channels that allow games; empty = every channel.
+    channels: tuple[int, ...] = field(default=())
+    daily_posts: bool = True
+
+    def values(self) -> dict[str, object]:
+        """As stored: hints and daily posts stay NULL while on (their default)."""
+        rules = self.rules
+        return {"hints": None if self.hints else 0,
+                "pegs": rules.pegs, "colors": rules.colors, "max_guesses": rules.max_guesses,
+                "repeats": int(rules.repeats), "idle_hours": self.idle_hours,
+                "channels": ",".join(map(str, self.channels)) or None,
+                "daily_posts": None if self.daily_posts else 0}
+
+    @classmethod
+    def from_row(cls, row: dict[str, object]) -> ServerSettings:
+        def number(name: str, default: int) -> int:
+            value = row.get(name)
+            return int(value) if isinstance(value, int | float) else default
+
+        rules = Rules(number("pegs", CLASSIC.pegs), number("colors", CLASSIC.colors),
+                      number("max_guesses", CLASSIC.max_guesses),
+                      bool(number("repeats", int(CLASSIC.repeats))))
+        channels = str(row.get("channels") or "")
+        idle = row.get("idle_hours")
+        return cls(hints=row.get("hints") != 0, rules=rules,
+                   idle_hours=float(idle) if isinstance(idle, int | float) else None,
+                   channels=tuple(int(c) for c in channels.split(",") if c),
+                   daily_posts=row.get("daily_posts") != 0)
+
+
+def describe(settings: ServerSettings, default_idle_hours: float) -> dict[str, str]:
+    """Each setting in words, by the name the summary and the change log use."""
+    idle = settings.idle_hours
+    return {
+        "hints": "on" if settings.hints else "off",
+        "rules": settings.rules.describe(),
+        "idle timeout": f"{idle:g} hours" if idle is not None
+        else f"{default_idle_hours:g} hours (the bot's default)",
+        "channels": " ".join(f"<#{c}>" for c in settings.channels) or "every channel",
+        "daily results": "posted when shared" if settings.daily_posts else "kept private",
+    }
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a ``/mastermind settings`` asks to change (None = leave as it is)."""
+
+    hints: bool | None = None
+    pegs: int | None = None
+    colors: int | None = None
+    max_guesses: int | None = None
+    repeats: bool | None = None
+    idle_hours: float | None = None
+    allow_channel: int | None = None
+    disallow_channel: int | None = None
+    all_channels: bool | None = None
+    daily_posts: bool | None = None
+
+    @property
+    def empty(self) -> bool:
+        return all(v is None for v in vars(self).values())
+
+
+def apply(current: ServerSettings, asked: Changes) -> ServerSettings:
+    """The settings after ``asked``; raises :class:`BadSetting` (nothing changes) when they
+    don't work together."""
+    rules = current.rules
+    try:
+        rules = Rules(asked.pegs or rules.pegs, asked.colors or rules.colors,
+                      asked.max_guesses or rules.max_guesses,
+                      rules.repeats if asked.repeats is None else asked.repeats)
+    except InvalidRules as exc:
+        raise BadSetting(f"those default rules don't work: {exc}") from None
+    channels = list(current.channels)
+    if asked.all_channels:
+        channels = []
+    if asked.allow_channel is not None and asked.allow_channel not in channels:
+        if len(channels) >= MAX_CHANNELS:
+            raise BadSetting(f"at most {MAX_CHANNELS} channels can be listed")
+        channels.append(asked.allow_channel)
+    if asked.disallow_channel is not None:
+        if asked.disallow_channel not in channels:
+            raise BadSetting(
+                "that channel isn't on the list: games are allowed in every channel until "
+                "you name one with allow_channel" if not channels else
+                "that channel isn't on the list of channels that allow games")
+        channels.remove(asked.disallow_channel)
+    return replace(
+        current,
+        hints=current.hints if asked.hints is None else asked.hints,
+        rules=rules,
+        idle_hours=current.idle_hours if asked.idle_hours is None else asked.idle_hours,
+        channels=tuple(channels),
+        daily_posts=current.daily_posts if asked.daily_posts is None else asked.daily_posts)
+
+
+class SettingsService:
+    def __init__(self, db: Database, *, clock: Clock = system_clock,
+                 default_idle_hours: float = 24.0):
+        self.db = db
+        self.clock = clock
+        self.default_idle_hours = default_idle_hours
+        self.store = SettingsStore()
+        self._cache: dict[int, ServerSettings] = {}
+
+    async def load(self) -> None:
+        rows = await self.store.all(await self.db.reader())
+        self._cache = {guild: ServerSettings.from_row(row) for guild, row in rows.items()}
+
+    def get(self, guild_id: int | None) -> ServerSettings:
+        return self._cache.get(guild_id or 0, ServerSettings())
+
+    # ---- what the other features ask --------------------------------------------------------
+    def hints_allowed(self, guild_id: int | None) -> bool:
+        return self.get(guild_id).hints
+
+    def default_rules(self, guild_id: int | None) -> Rules:
+        return self.get(guild_id).rules
+
+    def idle_seconds(self, guild_id: int | None) -> float | None:
+        hours = self.get(guild_id).idle_hours
+        return None if hours is None else hours * 3600
+
+    def check_channel(self, guild_id: int | None, channel_id: int) -> None:
+        allowed = self.get(guild_id).channels
+        if allowed and channel_id not in allowed:
+            raise ChannelNotAllowed(allowed)
+
+    def daily_posts(self, guild_id: int | None) -> bool:
+        return self.get(guild_id).daily_posts
+
+    # ---- changing them ----------------------------------------------------------------------
+    async def change(self, guild_id: int, user_id: int, asked: Changes,
+                     action_id: int | None) -> tuple[ServerSettings, list[str]]:
+        """Apply and log the changes; returns the new settings and the names changed."""
+        before = self.get(guild_id)
+        after = apply(before, asked)
+        old, new = (describe(s, self.default_idle_hours) for s in (before, after))
+        changes = [(name, old[name], new[name]) for name in new if old[name] != new[name]]
+        if changes:
+            async with once(), self.db.transaction() as conn:
+                await self.store.save(conn, guild_id, after.values(), changes, user_id=user_id,
+                                      now=self.clock(), action_id=action_id)
+            self._cache[guild_id] = after
+        return after, [name for name, _, _ in changes]
+
+    async def recent(self, guild_id: int) -> list[SettingChange]:
+        return await self.store.recent(await self.db.reader(), guild_id, LOG_LINES)
+

@@ -1,0 +1,58 @@
+"""SQL for ``server_settings`` (one row per server that changed something) and
+``settings_log`` (every change, with who made it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+#: The settings columns, in the order rows are read and written (NULL = the default).
+COLUMNS = ("hints", "pegs", "colors", "max_guesses", "repeats", "idle_hours", "channels",
+           "daily_posts")
+
+
+@dataclass(frozen=True)
+class SettingChange:
+    user_id: int
+    name: str
+    old: str | None
+    new: str | None
+    changed_at: float
+
+
+class SettingsStore:
+    async def all(self, conn: aiosqlite.Connection) -> dict[int, dict[str, object]]:
+        """Every server's stored settings, by server id."""
+        async with conn.execute(
+                f"SELECT guild_id, {', '.join(COLUMNS)} FROM server_settings") as cur:
+            return {row[0]: dict(zip(COLUMNS, row[1:], strict=True))
+                    for row in await cur.fetchall()}
+
+    async def save(self, conn: aiosqlite.Connection, guild_id: int, values: dict[str, object],
+                   changes: Sequence[tuple[str, str | None, str | None]], *, user_id: int,
+                   now: float, action_id: int | None) -> None:
+        """Write a server's settings and log each change, in the caller's transaction (the
+        log's unique key refuses the same interaction twice)."""
+        names = ", ".join(COLUMNS)
+        marks = ", ".join("?" for _ in COLUMNS)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS)
+        await conn.execute(
+            f"INSERT INTO server_settings (guild_id, {names}, updated_at, updated_by)"
+            f" VALUES (?, {marks}, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET {updates},"
+            f" updated_at = excluded.updated_at, updated_by = excluded.updated_by",
+            (guild_id, *(values[c] for c in COLUMNS), now, user_id))
+        for name, old, new in changes:
+            await conn.execute(
+                "INSERT INTO settings_log (guild_id, user_id, name, old_value, new_value,"
+                " changed_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, user_id, name, old, new, now, action_id))
+
+    async def recent(self, conn: aiosqlite.Connection, guild_id: int, limit: int
+                     ) -> list[SettingChange]:
+        async with conn.execute(
+            "SELECT user_id, name, old_value, new_value, changed_at FROM settings_log"
+            f" WHERE guild_id = ? ORDER BY id DESC LIMIT {int(limit)}", (guild_id,),
+        ) as cur:
+            return [SettingChange(*row) for row in await cur.fetchall()]
