@@ -19,12 +19,11 @@ import numpy as np
 
 from .memory import Cache
 from .rules import Rules
-from .space import CodeSpace, space_for
+from .space import BLOCK_ENTRIES, CodeSpace, space_for
 from .strategies import (
     Decision,
     canonical_guesses,
     first_move_candidates,
-    partition_scores,
     reply_counts,
     rng_for,
 )
@@ -48,24 +47,40 @@ class LookaheadBudget:
     rollout_entries: int = 250_000
     #: Guess x secret entries spent looking for a guess that tells every code apart.
     perfect_entries: int = 2_000_000
+    #: Spaces above this many codes score each entry slower: they rank over half as many.
+    large_space: int = 100_000
+
+    def ranking_entries(self, space_size: int) -> int:
+        return self.rank_entries if space_size <= self.large_space else self.rank_entries // 2
 
 
 DEFAULT_LOOKAHEAD = LookaheadBudget()
 #: For building opening books offline: more candidates and every set completed.
 BOOK_BUDGET = LookaheadBudget(
     top=10, rank_entries=40_000_000, rank_secrets=8_000, rollout_limit=1 << 30,
-    rollout_entries=2_000_000,
+    rollout_entries=2_000_000, large_space=1 << 30,
 )
 
 
 def _entropy(counts: np.ndarray) -> np.ndarray:
-    c = counts.astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(c > 0, c * np.log2(np.maximum(c, 1)), 0.0).sum(axis=1).round(9)
+    """Minus the reply entropy, times the set size (lowest is best); equal splits tie."""
+    x = np.arange(int(counts.max()) + 1, dtype=np.float64)
+    xlogx = x * np.log2(np.maximum(x, 1))
+    return xlogx[counts].sum(axis=1).round(9)
 
 
-def _parts(counts: np.ndarray) -> np.ndarray:
-    return -(counts > 0).sum(axis=1)
+def _scores(
+    space: CodeSpace, candidates: np.ndarray, secrets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Entropy and most-parts scores of every candidate (lowest is best), in one pass."""
+    batch = space.against(secrets)
+    rows = max(1, BLOCK_ENTRIES // max(len(secrets), 1))
+    entropy, parts = [], []
+    for start in range(0, len(candidates), rows):
+        counts = reply_counts(batch.feedback(candidates[start : start + rows]), space.n_feedback)
+        entropy.append(_entropy(counts))
+        parts.append(-(counts > 0).sum(axis=1))
+    return np.concatenate(entropy), np.concatenate(parts)
 
 
 def lookahead_decision(
@@ -110,8 +125,7 @@ def rank_candidates(
     """
     rng = rng_for(seed, "lookahead", history)
     candidates, sample, exact = _ranking_pool(space, possible, played, rng, budget)
-    by_entropy = partition_scores(space, _entropy, candidates, sample)
-    by_parts = partition_scores(space, _parts, candidates, sample)
+    by_entropy, by_parts = _scores(space, candidates, sample)
     in_sample = np.isin(candidates, sample)
     chosen: list[int] = []
     for keys, share in ((by_entropy, budget.top - budget.top // 4), (by_parts, budget.top)):
@@ -138,8 +152,9 @@ def _ranking_pool(
     else:
         candidates = canonical_guesses(space, played) if space.materialized else None
         secrets = possible
+    entries = budget.ranking_entries(space.size)
     if candidates is not None and secrets is not None and (
-        len(candidates) * len(secrets) <= budget.rank_entries
+        len(candidates) * len(secrets) <= entries
     ):
         return candidates, secrets, True
     if secrets is None or len(secrets) > budget.rank_secrets:
@@ -148,7 +163,7 @@ def _ranking_pool(
         sample = np.sort(picks if secrets is None else secrets[picks]).astype(np.int64)
     else:
         sample = secrets
-    room = max(budget.rank_entries // len(sample), 2)
+    room = max(entries // len(sample), 2)
     if candidates is None or len(candidates) > room:
         own = sample[rng.choice(len(sample), size=min(room // 2, len(sample)), replace=False)]
         if candidates is None:

@@ -85,23 +85,24 @@ def replay(space: CodeSpace, guesses: np.ndarray, limit: int | None) -> Tree:
     ]
     while stack:
         s, history, depth = stack.pop()
-        if depth > depth_cap:
+        if depth + min(len(s), 2) - 1 > depth_cap:
             raise CorruptTree(f"a game needs more than {depth_cap} guesses")
-        if len(s) <= 2:
-            guess = int(s[0])
-        else:
-            if cursor >= len(guesses):
-                raise CorruptTree("the tree ends early")
-            guess = int(guesses[cursor])
-            cursor += 1
-            if not 0 <= guess < space.size:
-                raise CorruptTree(f"guess {guess} is not a code")
+        if len(s) <= 2:  # the lowest code, then the other: no need to score
+            _finish_small(space, s, history_key(space, history), depth, moves, distribution)
+            continue
+        if cursor >= len(guesses):
+            raise CorruptTree("the tree ends early")
+        guess = int(guesses[cursor])
+        cursor += 1
+        if not 0 <= guess < space.size:
+            raise CorruptTree(f"guess {guess} is not a code")
         moves[history_key(space, history)] = guess
         row = space.feedback_one(guess, s)
-        if (row == space.win).any():
+        won = bool((row == space.win).any())
+        if won:
             distribution[depth] = distribution.get(depth, 0) + 1
         replies = [int(v) for v in np.unique(row) if v != space.win]
-        if len(replies) == 1 and len(s) > 1 and not (row == space.win).any():
+        if len(replies) == 1 and not won:
             raise CorruptTree("a guess learns nothing")
         # Pushed in reverse so they pop (and read their guesses) in reply order.
         for value in reversed(replies):
@@ -111,6 +112,23 @@ def replay(space: CodeSpace, guesses: np.ndarray, limit: int | None) -> Tree:
     total = sum(d * c for d, c in distribution.items())
     stats = TreeStats(total, max(distribution), dict(sorted(distribution.items())))
     return Tree(space.rules, limit, stats, moves, cursor)
+
+
+def _finish_small(
+    space: CodeSpace,
+    s: np.ndarray,
+    key: bytes,
+    depth: int,
+    moves: dict[bytes, int],
+    distribution: dict[int, int],
+) -> None:
+    """One or two codes left: guess the lowest, then the other."""
+    moves[key] = int(s[0])
+    distribution[depth] = distribution.get(depth, 0) + 1
+    if len(s) == 2:
+        reply = int(space.feedback_one(int(s[0]), s[1:])[0])
+        moves[key + history_key(space, [(int(s[0]), reply)])] = int(s[1])
+        distribution[depth + 1] = distribution.get(depth + 1, 0) + 1
 
 
 def to_json(rules: Rules, limit: int | None, guesses: list[int], seconds: float) -> str:

@@ -1,0 +1,166 @@
+"""Optimal trees and the lookahead strategy: run by hand, prints figures (medians, worst cases).
+
+    .venv/bin/python bench/optimal_bench.py trees            # load + verify every shipped tree
+    .venv/bin/python bench/optimal_bench.py moves --games 200  # think time per move
+    .venv/bin/python bench/optimal_bench.py sweep58          # 5x8, every secret (long: ~1 h CPU)
+    .venv/bin/python bench/optimal_bench.py sample69 --secrets 1000  # 6x9, seeded secrets
+
+Sections: ``trees`` (every shipped tree: total, average, max, build time, load + verify
+time), ``moves`` (optimal at 4x6, lookahead at 5x8 and 6x9: median and worst think time per
+move over random games), ``sweep58`` (average guesses over all 32768 secrets of 5x8 for
+lookahead and the four greedy strategies), ``sample69`` (the same over seeded random 6x9
+secrets; every decision still sees every possible code, only the secrets are sampled).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from importlib import resources
+
+import numpy as np
+
+from engine import Rules, SolverSession, evaluate, memory, score_codes
+from engine.filtering import filter_possible
+from engine.solver import history_key
+from engine.space import space_for
+from engine.strategies import choose_guess, get_strategy
+from engine.trees import parse, shipped
+
+GREEDY = ("knuth", "most-parts", "expected-size", "entropy")
+#: Published averages over every 5x8 secret (Knuth, Kooi, Irving, entropy; see README).
+PUBLISHED_5X8 = {"knuth": 5.6084, "most-parts": 5.549, "expected-size": 5.4997,
+                 "entropy": 5.4854}
+
+
+def bench_trees(repeats: int) -> None:
+    print("== Shipped optimal trees (load = parse + replay over every code + check header) ==")
+    print(f"{'tree':<14} {'codes':>6} {'total':>6} {'average':>8} {'max':>4} "
+          f"{'nodes':>6} {'build s':>8} {'load ms':>8}")
+    folder = resources.files("engine").joinpath("data/trees")
+    for _, name in sorted(shipped().items(), key=lambda kv: (kv[0][0], kv[0][1], kv[1])):
+        text = folder.joinpath(f"{name}.json").read_text("utf-8")
+        times = []
+        parse(text)  # builds the code space's tables, which any game of the size needs anyway
+        for _ in range(repeats):
+            start = time.perf_counter()
+            tree = parse(text)
+            times.append(time.perf_counter() - start)
+        header = json.loads(text)
+        codes = header["codes"]
+        print(f"{name:<14} {codes:>6} {tree.stats.total:>6} {tree.stats.total / codes:>8.4f} "
+              f"{tree.stats.max:>4} {tree.nodes:>6} {header['build_seconds']:>8.1f} "
+              f"{statistics.median(times) * 1e3:>8.2f}")
+
+
+def _games(rules: Rules, strategy: str, games: int, seed: int) -> tuple[list[int], list[float]]:
+    space = space_for(rules)
+    rng = np.random.default_rng(seed)
+    used, times = [], []
+    for _ in range(games):
+        secret = space.code(int(rng.integers(space.size)))
+        session = SolverSession(rules, strategy)
+        while not session.solved:
+            start = time.perf_counter()
+            guess = session.next_guess()
+            session.tell(score_codes(secret, guess))
+            times.append(time.perf_counter() - start)
+        used.append(len(session.turns))
+    return used, times
+
+
+def bench_moves(games: int, sizes: list[str]) -> None:
+    print(f"== Think time per move (guess + reply), {games} random games each ==")
+    print(f"{'size':<5} {'strategy':<10} {'average':>8} {'median ms':>10} {'worst ms':>9} "
+          f"{'cache MiB':>10}")
+    plan = {"4x6": (Rules(4, 6), "optimal"), "5x8": (Rules(5, 8), "lookahead"),
+            "6x9": (Rules(6, 9), "lookahead")}
+    for size in sizes:
+        rules, strategy = plan[size]
+        _games(rules, strategy, 1, seed=99)  # first use builds the tables: not a live move
+        used, times = _games(rules, strategy, games, seed=1)
+        print(f"{size:<5} {strategy:<10} {statistics.mean(used):>8.3f} "
+              f"{statistics.median(times) * 1e3:>10.1f} {max(times) * 1e3:>9.1f} "
+              f"{memory.nbytes() / 2**20:>10.1f}", flush=True)
+
+
+def bench_sweep58(strategies: list[str]) -> None:
+    print("== 5x8: average guesses over all 32768 secrets ==")
+    for name in strategies:
+        result = evaluate(Rules(5, 8), name)
+        anchor = PUBLISHED_5X8.get(name)
+        published = f"(published {anchor})" if anchor else ""
+        mode = "exact" if result.exact else "sampled decisions"
+        print(f"{name:<14} average {result.average:.4f}  max {result.max}  "
+              f"{result.seconds:7.0f} s  {mode} {published}", flush=True)
+
+
+def sample_sweep(rules: Rules, strategy: str, secrets: np.ndarray, seed: int = 0) -> dict:
+    """Play ``strategy`` against ``secrets`` only, sharing decisions between games.
+
+    Decisions see every code still possible (as a live game would); the secrets only
+    decide which branches are played.
+    """
+    space = space_for(rules)
+    chosen = get_strategy(strategy)
+    distribution: dict[int, int] = {}
+    stack: list = [(None, frozenset(), 1, (), np.sort(secrets))]
+    while stack:
+        possible, played, depth, history, group = stack.pop()
+        decision = choose_guess(space, chosen, possible, played,
+                                history=history_key(space, history), seed=seed)
+        guess = decision.index
+        replies = space.feedback_one(guess, group)
+        digits = space.digits(np.array([guess], dtype=np.int64))[0]
+        now_played = played | {int(d) for d in digits}
+        for value in np.unique(replies):
+            members = group[replies == value]
+            if value == space.win:
+                distribution[depth] = distribution.get(depth, 0) + len(members)
+                continue
+            sub = filter_possible(space, possible, guess, int(value))
+            stack.append((sub, now_played, depth + 1, (*history, (guess, int(value))), members))
+    return dict(sorted(distribution.items()))
+
+
+def bench_sample69(count: int, strategies: list[str]) -> None:
+    rules = Rules(6, 9)
+    space = space_for(rules)
+    secrets = np.random.default_rng(2024).choice(space.size, size=count, replace=False)
+    print(f"== 6x9: average guesses over {count} seeded random secrets (seed 2024) ==")
+    for name in strategies:
+        start = time.process_time()
+        dist = sample_sweep(rules, name, secrets.astype(np.int64))
+        total = sum(k * v for k, v in dist.items())
+        print(f"{name:<14} average {total / count:.4f}  max {max(dist)}  "
+              f"{time.process_time() - start:7.0f} s CPU  {dist}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("sections", nargs="*",
+                        default=["trees", "moves"], help="trees, moves, sweep58, sample69")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--sizes", default="4x6,5x8,6x9")
+    parser.add_argument("--secrets", type=int, default=1000)
+    parser.add_argument("--strategies", default="lookahead," + ",".join(GREEDY))
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    strategies = args.strategies.split(",")
+    for section in args.sections:
+        if section == "trees":
+            bench_trees(args.repeats)
+        elif section == "moves":
+            bench_moves(args.games, args.sizes.split(","))
+        elif section == "sweep58":
+            bench_sweep58(strategies)
+        elif section == "sample69":
+            bench_sample69(args.secrets, strategies)
+        else:
+            raise SystemExit(f"unknown section {section!r}")
+
+
+if __name__ == "__main__":
+    main()
