@@ -328,10 +328,9 @@ def main(
             return cmd_crack(args, stdin, stdout)
         if args.command == "evaluate":
             return cmd_evaluate(args, stdout, stderr)
-        if args.command == "score":
-            return cmd_score(args, stdout)
-        if args.command == "build-trees":
-            return build_trees.run(args, stdout)
+        printing = {"score": cmd_score, "build-trees": build_trees.run}
+        if args.command in printing:
+            return printing[args.command](args, stdout)
         parser.print_help(stdout)
         return 2
     except UsageError as error:
