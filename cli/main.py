@@ -28,6 +28,7 @@ from engine import (
 from . import build_trees
 from .analysis import print_analysis
 from .crack import crack_game
+from .match import match_game
 from .play import play_game
 from .render import Style, histogram
 from .session import Read
@@ -122,6 +123,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ev.add_argument("--seed", type=int, default=0, help="seed for sampled decisions")
     ev.add_argument("--json", action="store_true", help="print one JSON object")
+
+    match = commands.add_parser(
+        "match", parents=[strategy, size, game, common], formatter_class=raw,
+        help="the 1978 game: rounds in which you break my code, then I break yours",
+        description="Play rounds: in each one you break the computer's code, then it breaks "
+        "yours. Each side scores the moves it needed; fewer moves wins.",
+        epilog=_strategy_help(),
+    )
+    match.add_argument("--rounds", type=int, default=3, help="rounds to play, 1-10 (default 3)")
+    match.add_argument(
+        "--seed", type=int, default=None,
+        help="draw the computer's codes from this seed (for testing; default: truly random)",
+    )
 
     sc = commands.add_parser(
         "score", parents=[common], help="score a guess against a secret",
@@ -243,6 +257,16 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
+def cmd_match(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    rules = _rules(args)
+    if not 1 <= args.rounds <= 10:
+        raise UsageError(f"--rounds must be 1 to 10, not {args.rounds}")
+    match_game(rules, args.rounds, args.strategy or strongest_strategy(rules), seed=args.seed,
+               read=terminal_reader(stdin, stdout), out=stdout,
+               style=Style.for_stream(stdout, args.color))
+    return 0
+
+
 def cmd_crack(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
@@ -328,6 +352,8 @@ def main(
             return cmd_crack(args, stdin, stdout)
         if args.command == "evaluate":
             return cmd_evaluate(args, stdout, stderr)
+        if args.command == "match":
+            return cmd_match(args, stdin, stdout)
         printing = {"score": cmd_score, "build-trees": build_trees.run}
         if args.command in printing:
             return printing[args.command](args, stdout)
