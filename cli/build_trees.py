@@ -1,7 +1,8 @@
 """``mastermind build-trees``: compute the optimal decision trees shipped in engine/data/trees.
 
 Each tree is found by the exact solver (:mod:`engine.optimal`), checked by replaying it
-over every code, and written with its header (see :mod:`engine.trees`).
+over every code, and written with its header (see :mod:`engine.trees`). With ``--books``
+it builds the lookahead strategy's opening books instead (engine/data/books).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from engine import Rules
+from engine import MastermindError, Rules
+from engine.lookahead import BOOK_PLANS, book_json, book_name, build_book
 from engine.optimal import ExactSolver
 from engine.trees import to_json, tree_name
 
@@ -22,6 +24,7 @@ DEFAULT_SIZES: tuple[tuple[int, int, bool, int | None], ...] = (
     (4, 6, True, 5),
 )
 DATA = Path(__file__).resolve().parent.parent / "engine" / "data" / "trees"
+BOOKS = DATA.parent / "books"
 
 
 def parse_size(text: str) -> tuple[int, int, bool, int | None]:
@@ -34,7 +37,12 @@ def parse_size(text: str) -> tuple[int, int, bool, int | None]:
         raise argparse.ArgumentTypeError(
             f"{text!r}: write a size as PEGSxCOLOURS, e.g. 4x6, 4x6-norep or 4x6-max5"
         ) from None
-    return pegs, colors, "norep" not in flags, limit
+    repeats = "norep" not in flags
+    try:
+        Rules(pegs, colors, repeats=repeats)
+    except MastermindError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+    return pegs, colors, repeats, limit
 
 
 def build(
@@ -59,6 +67,22 @@ def build(
     return 0
 
 
+def build_books(out_dir: Path, out: TextIO) -> int:
+    """The lookahead strategy's opening books (engine/data/books)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for pegs, colors, depth, budget in BOOK_PLANS:
+        rules = Rules(pegs, colors)
+        started = time.process_time()
+        moves = build_book(rules, depth, budget)
+        seconds = time.process_time() - started
+        (out_dir / f"{book_name(rules)}.json").write_text(
+            book_json(rules, depth, moves, seconds), encoding="utf-8"
+        )
+        print(f"{book_name(rules)} book: {len(moves)} moves, {depth} deep, {seconds:.1f} s CPU",
+              file=out, flush=True)
+    return 0
+
+
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "build-trees", help="compute the optimal decision trees shipped with the engine",
@@ -70,11 +94,16 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "sizes", nargs="*", type=parse_size, metavar="SIZE",
         help="sizes such as 4x6, 4x6-norep or 4x6-max5 (default: every shipped size)",
     )
-    parser.add_argument("--out", type=Path, default=DATA, help="folder for the tree files")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the files (default: the package's own)")
+    parser.add_argument("--books", action="store_true",
+                        help="build the lookahead opening books (5x8, 6x9) instead of trees")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    return build(list(args.sizes) or list(DEFAULT_SIZES), args.out, out)
+    if args.books:
+        return build_books(args.out or BOOKS, out)
+    return build(list(args.sizes) or list(DEFAULT_SIZES), args.out or DATA, out)
 
 
 if __name__ == "__main__":

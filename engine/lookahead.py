@@ -43,10 +43,12 @@ class LookaheadBudget:
     rank_secrets: int = 2_000
     #: Largest set whose candidates are completed (larger: the best greedy candidate).
     rollout_limit: int = 1_500
+    #: Candidates completed x codes completed, per decision (fewer candidates in big sets).
+    rollout_codes: int = 8_000
     #: Guess x secret entries each node of a completion may score.
     rollout_entries: int = 250_000
     #: Guess x secret entries spent looking for a guess that tells every code apart.
-    perfect_entries: int = 2_000_000
+    perfect_entries: int = 1_000_000
     #: Spaces above this many codes score each entry slower: they rank over half as many.
     large_space: int = 100_000
 
@@ -58,7 +60,19 @@ DEFAULT_LOOKAHEAD = LookaheadBudget()
 #: For building opening books offline: more candidates and every set completed.
 BOOK_BUDGET = LookaheadBudget(
     top=10, rank_entries=40_000_000, rank_secrets=8_000, rollout_limit=1 << 30,
-    rollout_entries=2_000_000, large_space=1 << 30,
+    rollout_codes=1 << 40, rollout_entries=2_000_000, large_space=1 << 30,
+)
+
+
+#: 6x9 and up: the book's first two moves by the greedy scores over large samples (a
+#: completion of 500,000 codes per candidate would take hours to build).
+LARGE_BOOK_BUDGET = LookaheadBudget(
+    top=1, rank_entries=24_000_000, rank_secrets=6_000, rollout_limit=0, large_space=1 << 30,
+)
+#: The shipped opening books: (pegs, colours, depth, budget).
+BOOK_PLANS: tuple[tuple[int, int, int, LookaheadBudget], ...] = (
+    (5, 8, 3, BOOK_BUDGET),
+    (6, 9, 2, LARGE_BOOK_BUDGET),
 )
 
 
@@ -107,6 +121,7 @@ def lookahead_decision(
     ranked, exact = rank_candidates(space, possible, played, history, seed, budget)
     if len(s) > budget.rollout_limit or len(ranked) == 1:
         return Decision(int(ranked[0]), exact, len(ranked), len(s))
+    ranked = ranked[: max(2, budget.rollout_codes // len(s))]
     totals = [rollout_total(space, s, int(g), budget) for g in ranked]
     return Decision(int(ranked[int(np.argmin(totals))]), exact, len(ranked), len(s))
 
@@ -154,7 +169,7 @@ def _ranking_pool(
         secrets = possible
     entries = budget.ranking_entries(space.size)
     if candidates is not None and secrets is not None and (
-        len(candidates) * len(secrets) <= entries
+        len(candidates) * (len(secrets) + space.n_feedback) <= entries
     ):
         return candidates, secrets, True
     if secrets is None or len(secrets) > budget.rank_secrets:
@@ -163,7 +178,8 @@ def _ranking_pool(
         sample = np.sort(picks if secrets is None else secrets[picks]).astype(np.int64)
     else:
         sample = secrets
-    room = max(entries // len(sample), 2)
+    # Each candidate costs a reply per secret and a count per possible reply.
+    room = max(entries // (len(sample) + space.n_feedback), 2)
     if candidates is None or len(candidates) > room:
         own = sample[rng.choice(len(sample), size=min(room // 2, len(sample)), replace=False)]
         if candidates is None:
@@ -192,12 +208,12 @@ def _complete(space: CodeSpace, s: np.ndarray, budget: LookaheadBudget) -> int:
     if n * n > budget.rollout_entries:
         step = -(-n * n // budget.rollout_entries)
         pool = s[::step]
-    counts = reply_counts(space.against(s).feedback(pool), space.n_feedback)
+    fb = space.against(s).feedback(pool)
+    counts = reply_counts(fb, space.n_feedback)
     if counts.max(axis=1).min() <= 1:
         return 2 * n - 1
-    scores = _entropy(counts)
-    guess = int(pool[int(np.argmin(scores))])
-    return n + sum(_complete(space, part, budget) for part in _classes(space, s, guess))
+    best = int(np.argmin(_entropy(counts)))
+    return n + sum(_complete(space, part, budget) for part in _split(space, s, fb[best]))
 
 
 def perfect_guess(
@@ -218,14 +234,18 @@ def perfect_guess(
     if not space.materialized:
         return None
     pool = canonical_guesses(space, played)
-    pool = pool[: max(entries // n, 1)]
+    pool = pool[: max(entries // (n + space.n_feedback), 1)]
     counts = reply_counts(space.against(possible).feedback(pool), space.n_feedback)
     hits = np.flatnonzero(counts.max(axis=1) <= 1)
     return int(pool[hits[0]]) if len(hits) else None
 
 
 def _classes(space: CodeSpace, s: np.ndarray, guess: int) -> list[np.ndarray]:
-    row = space.feedback_one(guess, s)
+    return _split(space, s, space.feedback_one(guess, s))
+
+
+def _split(space: CodeSpace, s: np.ndarray, row: np.ndarray) -> list[np.ndarray]:
+    """The codes of ``s`` by their reply ``row``, the win left out."""
     order = np.argsort(row, kind="stable")
     sizes = np.bincount(row, minlength=space.n_feedback)
     sizes[space.win] = 0

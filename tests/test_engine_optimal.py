@@ -221,3 +221,43 @@ def test_lookahead_beats_the_best_greedy_strategy_at_4x6():
     result = evaluate(Rules(4, 6), "lookahead")
     assert sum(result.distribution.values()) == 1296
     assert result.total < evaluate(Rules(4, 6), "most-parts").total
+
+
+# ---- the command line -----------------------------------------------------------------------
+def _run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    import io
+
+    from cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_evaluate_optimal_reproduces_the_trees_figures():
+    import json
+
+    code, out, _ = _run(["evaluate", "--strategy", "optimal", "--max-guesses", "5", "--json"])
+    assert code == 0
+    data = json.loads(out)
+    assert (data["total"], data["max"]) == (5626, 5)
+    code, out, _ = _run(["evaluate", "--strategy", "optimal", "--json"])
+    assert (json.loads(out)["total"], json.loads(out)["max"]) == (5625, 6)
+
+
+def test_crack_plays_the_strongest_strategy_by_default():
+    _, out, _ = _run(["crack", "--color", "never"], stdin="quit\n")
+    assert "strategy optimal" in out
+    _, out, _ = _run(["crack", "--color", "never", "--strategy", "knuth"], stdin="quit\n")
+    assert "strategy knuth" in out
+
+
+def test_build_trees_writes_a_tree_that_loads(tmp_path, capsys):
+    code, out, _ = _run(["build-trees", "3x3", "2x4-norep", "--out", str(tmp_path)])
+    assert code == 0 and "3x3: total 73" in out
+    assert parse((tmp_path / "3x3.json").read_text()).stats.total == 73
+    assert parse((tmp_path / "2x4-norep.json").read_text()).stats.total == 30
+    code, _, _ = _run(["build-trees", "4by6"])
+    assert code == 2 and "PEGSxCOLOURS" in capsys.readouterr().err
+    code, _, _ = _run(["build-trees", "3x2-norep"])
+    assert code == 2 and "need at least 3 colours" in capsys.readouterr().err
