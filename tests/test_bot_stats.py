@@ -103,6 +103,13 @@ async def crack_challenge(fake, bot, league, player, secret, guild="one"):
     raise AssertionError("challenge did not end")
 
 
+def rank_of(line: str) -> int:
+    """A leaderboard line's rank: a medal for the top three, ``#n`` below."""
+    medals = {"\N{FIRST PLACE MEDAL}": 1, "\N{SECOND PLACE MEDAL}": 2,
+              "\N{THIRD PLACE MEDAL}": 3}
+    return medals.get(line[0]) or int(line.split("`")[1].strip("# "))
+
+
 def tables(db_path) -> dict[str, list[tuple]]:
     with contextlib.closing(sqlite3.connect(db_path)) as conn:
         return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall())
@@ -126,7 +133,7 @@ async def test_stats_after_a_scripted_series(fake_discord, start_bot, league, db
 
     alice = fields(await stats_of(fake_discord, bot, league, "alice"))
     assert alice["Games played"] == "3"
-    assert alice["Codes cracked"] == "2 (67%)"
+    assert alice["Codes cracked"] == "2 of 3 games (67%)"
     assert alice["Guesses per crack"] == "2.50"
     assert alice["Best game"].startswith("2 guesses")
     assert alice["Daily streak"] == "2 now · 2 longest"
@@ -136,14 +143,18 @@ async def test_stats_after_a_scripted_series(fake_discord, start_bot, league, db
 
     bob = fields(await stats_of(fake_discord, bot, league, "alice",
                                 options={"user": league.member("one", "bob")}))
-    assert bob["Games played"] == "3" and bob["Codes cracked"] == "1 (33%)"
+    assert bob["Games played"] == "3" and bob["Codes cracked"] == "1 of 3 games (33%)"
     assert bob["Best game"].startswith("1 guess (game #")
     assert bob["Daily streak"] == "1 now · 1 longest"  # Saturday's run is alive until Sunday ends
+    # a win rate of your own cracks; the game alice cracked with bob counts apart for bob
+    assert alice["Won by a teammate"] == "0" and bob["Won by a teammate"] == "1"
 
     top = (await board(fake_discord, bot, league, "carol")).embed
     lines = top["description"].splitlines()
     assert "alice" in lines[0] and "2 cracked" in lines[0] and "2.50" in lines[0]
     assert "bob" in lines[1] and "1 cracked" in lines[1]
+    assert lines[0].startswith("\N{FIRST PLACE MEDAL}") and lines[1].startswith(
+        "\N{SECOND PLACE MEDAL}")
     assert "Not on this board yet" in fields(top)["carol's rank"]
     hard = (await board(fake_discord, bot, league, "alice", mode="challenge")).embed
     assert "alice" in hard["description"] and "3 challenges" in hard["description"]
@@ -161,7 +172,9 @@ async def test_ties_share_a_rank(fake_discord, start_bot, league, db_path):
     await play(fake_discord, bot, league, db_path, "one",
                [("carol", "miss"), ("carol", "miss"), ("carol", "win")])
     lines = (await board(fake_discord, bot, league, "carol")).embed["description"].splitlines()
-    assert [line.split("`")[1].replace(" ", "") for line in lines] == ["#1", "#1", "#3"]
+    assert [rank_of(line) for line in lines] == [1, 1, 3]
+    assert lines[0].startswith("\N{FIRST PLACE MEDAL}") and lines[1].startswith(
+        "\N{FIRST PLACE MEDAL}") and lines[2].startswith("\N{THIRD PLACE MEDAL}")
     assert "carol" in lines[2]
 
 
@@ -191,18 +204,27 @@ async def test_paging_and_the_callers_rank(fake_discord, start_bot, league, db_p
     prev, nxt = page1.buttons
     assert prev["disabled"] and not nxt.get("disabled")
 
-    await fake_discord.click(bot, page1, nxt["custom_id"], user=last)
-    page2 = fake_discord.message(page1.id)
+    public = page1.embed
+    # Paging is the clicker's own: Next on the public board answers them alone.
+    clicked = await fake_discord.click(bot, page1, nxt["custom_id"], user=last)
+    assert clicked.ephemeral
+    page2 = clicked.message
+    assert page2.id != page1.id and fake_discord.message(page1.id).embed == public
     assert page2.embed["footer"]["text"].startswith("Page 2/3")
-    ranks = [int(line.split("`")[1].strip("# ")) for line in
-             page2.embed["description"].splitlines()]
+    ranks = [rank_of(line) for line in page2.embed["description"].splitlines()]
     assert ranks == sorted(ranks) and min(ranks) >= 6
 
     await fake_discord.click(bot, page2, page2.buttons[1]["custom_id"], user=last)
-    page3 = fake_discord.message(page1.id)
+    page3 = fake_discord.message(page2.id)  # their private page turns
     assert page3.embed["footer"]["text"].startswith("Page 3/3")
     assert len(page3.embed["description"].splitlines()) == 3
     assert page3.buttons[1].get("disabled")
+    assert fake_discord.message(page1.id).embed == public  # the public board never moved
+
+    # Someone else paging the same public board sees their own rank, privately.
+    other = await fake_discord.click(bot, page1, nxt["custom_id"], user=players[0])
+    assert other.ephemeral and "player00's rank" in fields(other.message.embed)
+    assert fake_discord.message(page1.id).embed == public
 
 
 async def test_periods_across_a_week_boundary(fake_discord, start_bot, league, db_path,

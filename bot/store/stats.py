@@ -234,6 +234,17 @@ class StatsStore:
         ) as cur:
             return [tuple(row) for row in await cur.fetchall()]
 
+    async def team_wins(self, conn: aiosqlite.Connection, user_id: int, size: str) -> int:
+        """Breaker games a player took part in that someone else cracked."""
+        async with conn.execute(
+            "SELECT COUNT(*) FROM results r JOIN games g ON g.id = r.game_id"
+            " WHERE r.user_id = ? AND r.size = ? AND r.mode = 'breaker' AND r.won = 0"
+            " AND g.status = 'won'",
+            (user_id, size),
+        ) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else 0
+
     async def hinted_count(self, conn: aiosqlite.Connection, user_id: int, size: str) -> int:
         """How many of a player's results at a size were played with hints."""
         async with conn.execute(

@@ -35,6 +35,9 @@ TWEMOJI_FILLS: dict[str, tuple[str, ...]] = {
     "\N{PARTY POPPER}": ("#DD2E44", "#EA596E", "#A0041E", "#AA8DD8", "#77B255", "#5C913B",
                          "#9266CC", "#FFCC4D"),
     "\N{TROPHY}": ("#FFAC33", "#FFCC4D", "#C1694F"),
+    # buttons on boards: Play again, Analyse
+    "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}": ("#3B88C3", "#FFFFFF"),
+    "\N{BAR CHART}": ("#CCD6DD", "#E1E8ED", "#5C913B", "#3B94D9", "#DD2E44"),
     # what the boards used to show (the engine's palette and ⬛⬜▫️): for the tests
     "\N{BLACK LARGE SQUARE}": ("#31373D",),
     "\N{WHITE LARGE SQUARE}": ("#E6E7E8",),

@@ -34,6 +34,7 @@ from ..core.errors import (
     WrongKindOfGame,
 )
 from ..core.records import GameRecord
+from .pegs import code_line
 
 
 def mention(user_id: int) -> str:
@@ -74,7 +75,7 @@ def _capital(text: str) -> str:
 def abandoned_note(game: GameRecord) -> str:
     """Said when a new game replaces one that had gone idle."""
     what = "game" if game.kind is GameKind.BREAKER else "challenge"
-    code = f"; its code was `{format_code(game.secret)}`" if game.secret else ""
+    code = f"; its code was {code_line(game.secret)}" if game.secret else ""
     return (f"The previous {what} here (#{game.id}) had no move for too long and was "
             f"abandoned{code}.")
 
@@ -84,7 +85,7 @@ def _no_game(error: NoGameRunning) -> str:
     game = error.abandoned
     if game is None:
         return f"No game is running in this channel. {start}"
-    code = f" (the code was {format_code(game.secret)})" if game.secret else ""
+    code = f" (the code was {code_line(game.secret)})" if game.secret else ""
     return (f"The last game here went {hours(error.idle_timeout)} without a move and was "
             f"abandoned{code}. {start}")
 
@@ -176,7 +177,7 @@ def _too_late(error: TooLate) -> tuple[str, str]:
     game = error.game
     return "This game is over", (
         f"Too late: {mention(game.winner_id or 0)} already broke the code "
-        f"`{format_code(game.secret or ())}` in {guesses(game.turns_used)}. "
+        f"{code_line(game.secret or ())} in {guesses(game.turns_used)}. "
         f"Start a new game with `/mastermind new`.")
 
 

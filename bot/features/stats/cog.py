@@ -83,8 +83,15 @@ class StatsCog(commands.Cog, name="stats"):
 
     async def on_page(self, interaction: discord.Interaction, mode: Mode, scope: int,
                       period: Period, size: str, page: int) -> None:
+        """Paging is the clicker's own: a click on the public board answers them alone
+        with the page (and their rank); on that private page, it turns it. The public
+        board never moves."""
         embed, view = await self._page(interaction, mode, scope, period, size, page)
-        await interaction.response.edit_message(embed=embed, view=view)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     async def _page(self, interaction: discord.Interaction, mode: Mode, scope: int,
                     period: Period, size: str, page: int

@@ -6,7 +6,7 @@ import discord
 
 from ...core.enums import Mode, Period
 from ...core.results import MIN_CHALLENGES
-from ...ui.messages import guesses
+from ...ui.messages import guesses, player_name
 from .service import LeaderboardPage, PlayerStats, Standing
 
 PERIOD_NAMES = {Period.ALL: "all time", Period.MONTH: "this month", Period.WEEK: "this week"}
@@ -21,16 +21,28 @@ def match_record(won: int, lost: int, drawn: int) -> str:
     return f"{won} won · {drawn} drawn · {lost} lost"
 
 
-def _line(mode: Mode, s: Standing) -> str:
-    name = discord.utils.escape_markdown(s.name)[:40]
+MEDALS = {1: "\N{FIRST PLACE MEDAL}", 2: "\N{SECOND PLACE MEDAL}", 3: "\N{THIRD PLACE MEDAL}"}
+#: Longest name shown on a leaderboard line (cut, then escaped: see ``player_name``).
+NAME_WIDTH = 24
+
+
+def _rank(rank: int) -> str:
+    """A medal for the top three (ties share it), the number below."""
+    return MEDALS.get(rank) or f"`#{rank:>3}`"
+
+
+def _score(mode: Mode, s: Standing) -> str:
     if mode in MATCH_MODES:  # average = points per match (see bot/store/stats.py)
         drawn = round((s.average or 0) * s.played) - 2 * s.won
         lost = s.played - s.won - drawn
-        return f"`#{s.rank:>3}` **{name}** · {match_record(s.won, lost, drawn)}"
+        return match_record(s.won, lost, drawn)
     if mode is Mode.BREAKER:
-        return f"`#{s.rank:>3}` **{name}** · {s.won} cracked · {s.average:.2f} avg guesses"
-    return (f"`#{s.rank:>3}` **{name}** · breakers needed {s.average:.2f} guesses on average "
-            f"· {s.played} challenges")
+        return f"{s.won} cracked · {s.average:.2f} avg guesses"
+    return f"breakers needed {s.average:.2f} guesses on average · {s.played} challenges"
+
+
+def _line(mode: Mode, s: Standing) -> str:
+    return f"{_rank(s.rank)} **{player_name(s.name, NAME_WIDTH)}** · {_score(mode, s)}"
 
 
 def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) -> discord.Embed:
@@ -46,11 +58,10 @@ def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) 
                        f"`/challenge`!")
     embed = discord.Embed(title=title[:256], description=description,
                           colour=discord.Colour.gold())
-    you = discord.utils.escape_markdown(viewer_name)[:40]
+    you = player_name(viewer_name, NAME_WIDTH)
     if page.viewer is not None:
-        value = _line(page.mode, page.viewer).replace(f"**{page.viewer.name}**", "") + (
-            f" (of {page.total})")
-        embed.add_field(name=f"{you}'s rank", value=value.strip(), inline=False)
+        value = f"{_rank(page.viewer.rank)} {_score(page.mode, page.viewer)} (of {page.total})"
+        embed.add_field(name=f"{you}'s rank", value=value, inline=False)
     else:
         how = ("crack a code to get on it" if page.mode is Mode.BREAKER
                else "finish a match to get on it" if page.mode in MATCH_MODES
@@ -78,8 +89,8 @@ def histogram(counts: dict[int, int], width: int = 16) -> str:
 
 
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
-    shown = discord.utils.escape_markdown(name)[:60]
-    embed = discord.Embed(title=f"Stats for {shown} · {stats.size}"[:256],
+    shown = player_name(name, 60)
+    embed = discord.Embed(title=f"Stats for {shown} · {stats.size}",
                           colour=discord.Colour.blurple())
     if not stats.played and not stats.challenges:
         embed.description = (f"{shown} hasn't finished a game at {stats.size} yet. "
@@ -90,7 +101,9 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         best = f"{guesses(stats.best)} (game #{stats.best_game})" if stats.best else "—"
         hinted = f" · {stats.hinted} with hints" if stats.hinted else ""
         embed.add_field(name="Games played", value=f"{stats.played}{hinted}")
-        embed.add_field(name="Codes cracked", value=f"{stats.won} ({rate})")
+        embed.add_field(name="Codes cracked",
+                        value=f"{stats.won} of {stats.played} games ({rate})")
+        embed.add_field(name="Won by a teammate", value=str(stats.team_wins))
         embed.add_field(name="Guesses per crack", value=average)
         embed.add_field(name="Best game", value=best)
         embed.add_field(name="Daily streak",

@@ -62,6 +62,8 @@ class PlayerStats:
     other_sizes: dict[str, int] = field(default_factory=dict)
     #: Games played with hints (counted above, kept off the leaderboards).
     hinted: int = 0
+    #: Games played in that someone else cracked (not counted in :attr:`win_rate`).
+    team_wins: int = 0
     #: The daily code (``/daily``), across sizes: finished, solved, and the streak of
     #: consecutive UTC days it was finished (current, longest).
     dailies: int = 0
@@ -72,6 +74,7 @@ class PlayerStats:
 
     @property
     def win_rate(self) -> float | None:
+        """Your cracks over the games you played in (a teammate's crack is not yours)."""
         return self.won / self.played if self.played else None
 
 
@@ -144,6 +147,7 @@ class StatsService:
         stats.current_streak, stats.longest_streak = streaks(days, today)
         stats.other_sizes = await self.store.other_sizes(conn, user_id, size)
         stats.hinted = await self.store.hinted_count(conn, user_id, size)
+        stats.team_wins = await self.store.team_wins(conn, user_id, size)
         dailies = await DailyStore().finished_days(conn, user_id)
         stats.dailies, stats.dailies_solved = len(dailies), sum(s for _, s in dailies)
         stats.daily_streak = streaks({d for d, _ in dailies}, today)

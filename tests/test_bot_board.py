@@ -1,0 +1,293 @@
+"""The board people see: legible pegs, one live board, endings, the challenge board, names.
+
+Every test drives a real MastermindBot through discord.py's own dispatch (the fake Discord,
+which also checks every message against Discord's limits) with a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+from conftest import secret_of, snapshot
+
+from bot.ui.contrast import DARK_EMBED, LIGHT, MIN_CONTRAST, emoji_contrast, emoji_in, legible
+from bot.ui.pegs import PEG_EMOJI, pegs
+from engine import score
+
+
+async def slash(fake, bot, world, command, user=None, **options):
+    return await fake.slash(bot, command, user=user or world.alice, channel=world.general,
+                            guild=world.guild, **options)
+
+
+def misses(secret: str, n: int, colors: int = 6) -> list[str]:
+    """``n`` different valid codes that are not the secret."""
+    found = []
+    for a in range(1, colors + 1):
+        for b in range(1, colors + 1):
+            code = f"{a}{b}{a}{b}"[: len(secret)].ljust(len(secret), "1")
+            if code != secret and code not in found:
+                found.append(code)
+    return found[:n]
+
+
+def texts(message: dict) -> list[str]:
+    """Every piece of text a message shows, buttons included."""
+    out = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        out += [embed.get("title") or "", embed.get("description") or "",
+                (embed.get("footer") or {}).get("text", "")]
+        out += [f"{f['name']} {f['value']}" for f in embed.get("fields") or []]
+    stack = list(message.get("components") or [])
+    while stack:
+        component = stack.pop()
+        stack += component.get("components") or []
+        out.append(component.get("label") or "")
+        out.append((component.get("emoji") or {}).get("name") or "")
+    return out
+
+
+def everything_sent(fake) -> list[dict]:
+    """Every version of every message the bot sent or edited, as the API returned it."""
+    seen = [m.payload() for m in fake.state.messages.values()]
+    for record in fake.state.interactions.values():
+        seen += [event.message.payload() for event in record.events]
+    return seen
+
+
+def board_messages(fake, channel) -> list:
+    return [m for m in fake.messages(channel, include_ephemeral=False) if m.embeds]
+
+
+# ---- pegs ------------------------------------------------------------------------------------
+def test_every_peg_reads_on_both_themes_and_the_old_ones_did_not():
+    for emoji in PEG_EMOJI:
+        for background in (DARK_EMBED, LIGHT):
+            assert emoji_contrast(emoji, background) >= MIN_CONTRAST, (emoji, background)
+    # what the issue measured: ⬛ ⚫ on the dark embed, ⬜ ▫️ ⚪ on white
+    assert round(emoji_contrast("\N{BLACK LARGE SQUARE}", DARK_EMBED), 2) == 1.15
+    assert round(emoji_contrast("\N{MEDIUM WHITE CIRCLE}", LIGHT), 2) == 1.24
+    assert not any(legible(e) for e in "\N{BLACK LARGE SQUARE}\N{WHITE LARGE SQUARE}"
+                                       "\N{MEDIUM BLACK CIRCLE}\N{LARGE YELLOW CIRCLE}")
+    assert emoji_in("`2●1○` \N{WHITE SMALL SQUARE}\ufe0f") == ["\N{WHITE SMALL SQUARE}"]
+
+
+async def test_no_low_contrast_emoji_in_any_board(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    # a classic game won, an 8x9 game quit, a challenge answered, revealed, a 8x9 two-step
+    await slash(fake_discord, bot, world, "mastermind new", colors=9)
+    secret = secret_of(db_path, world.general.id)
+    for code in [*misses(secret, 2, colors=9), secret]:
+        await slash(fake_discord, bot, world, "guess", code=code)
+    await slash(fake_discord, bot, world, "mastermind new", pegs=8, colors=9, max_guesses=20)
+    for code in ("12345678", "98765432", "11223344"):
+        await slash(fake_discord, bot, world, "guess", user=world.bob, code=code)
+    await slash(fake_discord, bot, world, "mastermind board", user=world.bob)
+    await slash(fake_discord, bot, world, "mastermind quit")
+    started = await slash(fake_discord, bot, world, "challenge", strategy="knuth")
+    board = started.message
+    await fake_discord.click(bot, board, f"mmc:r:{_game(board)}:1:0:1", user=world.alice)
+    await slash(fake_discord, bot, world, "feedback", black=0, white=0)
+    await slash(fake_discord, bot, world, "mastermind quit")
+    big = await slash(fake_discord, bot, world, "challenge", pegs=8, colors=9, max_guesses=20,
+                      strategy="knuth")
+    step = next(c for c in big.message.custom_ids if c.startswith("mmc:b:"))
+    await fake_discord.click(bot, big.message, step, user=world.alice)
+    await slash(fake_discord, bot, world, "mastermind quit")
+    await slash(fake_discord, bot, world, "leaderboard")
+    await slash(fake_discord, bot, world, "stats", options={"user": None})
+    await slash(fake_discord, bot, world, "mastermind help")
+
+    sent = everything_sent(fake_discord)
+    shown = {e for message in sent for text in texts(message) for e in emoji_in(text)}
+    assert set(PEG_EMOJI) & shown, "the boards show code pegs"
+    unreadable = sorted(e for e in shown if not legible(e))
+    assert unreadable == [], f"emoji that vanish on a theme: {unreadable}"
+    fake_discord.assert_no_violations()
+
+
+def _game(message) -> int:
+    return int(next(c for c in message.custom_ids if c.startswith("mmc:")).split(":")[2])
+
+
+# ---- one live board --------------------------------------------------------------------------
+async def test_one_live_board_after_ten_guesses_by_three_players(fake_discord, start_bot, world,
+                                                                 db_path):
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "mastermind new")
+    secret = secret_of(db_path, world.general.id)
+    players = [world.alice, world.bob, world.mod]
+    codes = misses(secret, 10)
+    for i, code in enumerate(codes):
+        result = await slash(fake_discord, bot, world, "guess", user=players[i % 3], code=code)
+        assert not result.ephemeral, result.embed
+    assert result.embed["title"] == "Out of guesses: the code wins"
+
+    boards = await fake_discord.wait_until(
+        lambda: (found := board_messages(fake_discord, world.general)) and len(found) == 1
+        and found, what="one board left in the channel")
+    assert boards[0].id == result.message.id
+    # The others shrank to the move each answered: a readable trail, one line each.
+    trail = [m.content for m in fake_discord.messages(world.general, include_ephemeral=False)
+             if not m.embeds]
+    assert len(trail) == 10 and "Game #1 started" in trail[0]
+    for turn, (line, code) in enumerate(zip(trail[1:], codes[:9], strict=True), 1):
+        assert "\n" not in line and f"`{turn:>2}`" in line and f"`{code}`" in line
+    assert all(not m.components for m in fake_discord.messages(world.general)
+               if not m.embeds)
+    fake_discord.assert_no_violations()
+
+
+async def test_a_late_board_never_replaces_a_newer_one(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "mastermind new")
+    secret = secret_of(db_path, world.general.id)
+    first, second = misses(secret, 2)
+    await slash(fake_discord, bot, world, "guess", code=first)
+    await slash(fake_discord, bot, world, "guess", code=second)
+    game = snapshot(db_path)["games"][0]
+    # a board showing one move arriving after the board of two: it is the one collapsed
+    assert await bot.games.swap_board(game["id"], 1, 1) == (1, 1)
+    stored = snapshot(db_path)["games"][0]
+    assert stored["board_message_id"] == game["board_message_id"] and stored["board_turn"] == 2
+
+
+# ---- endings ---------------------------------------------------------------------------------
+async def test_a_win_has_a_headline_and_a_spoiler_free_share_grid(fake_discord, start_bot, world,
+                                                                  db_path):
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "mastermind new")
+    secret = secret_of(db_path, world.general.id)
+    codes = misses(secret, 2)
+    for code in codes:
+        await slash(fake_discord, bot, world, "guess", user=world.bob, code=code)
+    won = await slash(fake_discord, bot, world, "guess", code=secret)
+    embed = won.embed
+    assert embed["title"] == "Code broken in 3 guesses!"
+    assert f"<@{world.alice.id}> cracked it on guess 3 of 10" in embed["description"]
+    grid = re.search(r"```\n(.*?)\n```", embed["description"], re.S)[1].splitlines()
+    assert grid[0] == "Mastermind 4x6 3/10"
+    assert grid[1:] == [pegs(score(secret, c), 4) for c in [*codes, secret]]
+    assert not re.search(r"\d", "".join(grid[1:])) and not emoji_in("".join(grid))
+    assert "Guesses left" not in str(embed)  # nothing left to count
+
+    await slash(fake_discord, bot, world, "mastermind new", max_guesses=1)
+    lost = await slash(fake_discord, bot, world, "guess",
+                       code=misses(secret_of(db_path, world.general.id), 1)[0])
+    assert "Mastermind 4x6 X/1" in lost.embed["description"]
+
+
+async def test_play_again_starts_the_same_rules_once(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "mastermind new", pegs=5, colors=7, max_guesses=12,
+                repeats=False)
+    ended = await slash(fake_discord, bot, world, "mastermind quit")
+    again = next(c for c in ended.message.custom_ids if c.startswith("mmb:again:"))
+    clicked = await fake_discord.click(bot, ended.message, again, user=world.bob)
+    assert not clicked.ephemeral and clicked.embed["title"] == "Mastermind: break the code!"
+    games = snapshot(db_path)["games"]
+    assert len(games) == 2 and games[1]["started_by"] == world.bob.id
+    rules = [(g["pegs"], g["colors"], g["max_guesses"], g["repeats"]) for g in games]
+    assert rules == [(5, 7, 12, 0), (5, 7, 12, 0)]
+
+    fake_discord.expect_violation(40060)  # Discord refuses the second answer
+    await fake_discord.redeliver(bot, clicked)  # the same click delivered twice
+    assert len(snapshot(db_path)["games"]) == 2
+    twice = await fake_discord.click(bot, ended.message, again, user=world.alice)
+    assert twice.ephemeral and "already running" in twice.embed["description"]
+    assert len(snapshot(db_path)["games"]) == 2
+    forged = await fake_discord.click(bot, fake_discord.old_message(world.general,
+                                                                   ["mmb:again:x"]),
+                                      "mmb:again:x", user=world.alice)
+    assert forged.ephemeral and "out of date" in forged.embed["title"]
+
+
+# ---- compact rows and names ------------------------------------------------------------------
+async def test_rows_stay_one_line_and_names_are_cut_then_escaped(fake_discord, start_bot, world,
+                                                                 db_path):
+    bot = await start_bot()
+    sly = fake_discord.member(world.guild, fake_discord.user("sly"),
+                              nick="**@everyone** <@1> " + "_" * 30)
+    await slash(fake_discord, bot, world, "mastermind new", pegs=8, colors=9)
+    secret = secret_of(db_path, world.general.id)
+    row = await slash(fake_discord, bot, world, "guess", user=sly,
+                      code=misses(secret, 1, colors=9)[0])
+    line = row.embed["description"].splitlines()[0]
+    assert line.startswith("-# ")  # past 5 pegs: small text, one line on a phone
+    name = line.rsplit("` ", 1)[1]
+    assert name == "\\*\\*@ever\N{HORIZONTAL ELLIPSIS}"  # cut to 8 characters, then escaped
+    await slash(fake_discord, bot, world, "guess", user=sly, code=secret)
+
+    await slash(fake_discord, bot, world, "mastermind new")
+    classic = await slash(fake_discord, bot, world, "guess",
+                          code=misses(secret_of(db_path, world.general.id), 1)[0])
+    assert not classic.embed["description"].startswith("-#")
+    assert classic.embed["description"].endswith(" alice")
+
+    top = await slash(fake_discord, bot, world, "leaderboard", size="8x9", user=sly)
+    first = top.embed["description"].splitlines()[0]
+    shown = re.search(r"\*\*(.*)\*\* · ", first)[1]
+    assert not re.search(r"(?<!\\)<@", first) and "@everyone" not in first  # escaped
+    assert not shown.endswith("\\")  # cut before escaping: no half escape opens bold
+    assert len(shown.replace("\\", "").replace("\u200b", "")) <= 24
+    stats = await slash(fake_discord, bot, world, "stats", user=sly, size="8x9",
+                        options={"user": None})
+    assert stats.embed["title"].startswith("Stats for \\*\\*@\u200beveryone\\*\\* \\<@1>")
+    fake_discord.assert_no_violations()
+
+
+# ---- the challenge board ---------------------------------------------------------------------
+async def test_the_challenge_board_leads_with_the_guess(fake_discord, start_bot, world):
+    bot = await start_bot()
+    started = await slash(fake_discord, bot, world, "challenge", strategy="knuth")
+    board = started.message
+    assert board.embed["title"] == "My guess 1 of 10"
+    first = board.embed["description"].splitlines()[0]
+    assert first.startswith("## ") and "`1122`" in first  # first and large
+    assert "**Colours**" in board.embed["description"]
+    assert "at most 5 guesses at 4x6" in board.embed["description"]  # true here
+
+    rows = [[b for b in row["components"] if b["custom_id"].startswith("mmc:r:")]
+            for row in board.components]
+    for row in rows:  # one black count to a row; two small counts may share one
+        blacks = {int(b["custom_id"].split(":")[4]) for b in row}
+        assert len(blacks) == 1 or len(row) <= 3
+    win = next(b for row in rows for b in row if b["label"] == "4B 0W")
+    assert win["style"] == 3  # green
+    reveal = board.component(label="Reveal my code")
+    assert reveal["style"] == 4  # red: it ends the game
+
+    await fake_discord.click(bot, board, f"mmc:r:{_game(board)}:1:0:1", user=world.alice)
+    board = fake_discord.message(board.id)
+    assert board.component(label="Take back last reply")["style"] == 2  # grey: harmless
+    assert "**Your replies**" in board.embed["description"]
+    await slash(fake_discord, bot, world, "mastermind quit")
+
+    big = await slash(fake_discord, bot, world, "challenge", pegs=8, colors=9, max_guesses=20,
+                      strategy="knuth")
+    board = big.message
+    assert "4x6" not in str(board.embed)  # no 4x6 promise on an 8x9 board
+    assert board.embed["description"].splitlines()[0].startswith("### ")
+    assert "**Step 1 of 2:**" in board.embed["description"]
+    step = next(c for c in board.custom_ids if c.startswith("mmc:b:") and c.endswith(":2"))
+    await fake_discord.click(bot, board, step, user=world.alice)
+    board = fake_discord.message(board.id)
+    assert "**Step 2 of 2:** you picked **2 black**" in board.embed["description"]
+    labels = [b["label"] for b in board.buttons if b["custom_id"].startswith("mmc:r:")]
+    assert labels and all(label.startswith("2B ") for label in labels)
+    fake_discord.assert_no_violations()
+
+
+async def test_feedback_shrinks_the_old_challenge_board(fake_discord, start_bot, world,
+                                                        db_path):
+    bot = await start_bot()
+    started = await slash(fake_discord, bot, world, "challenge", strategy="knuth")
+    await slash(fake_discord, bot, world, "feedback", black=0, white=1)
+    old = await fake_discord.wait_until(
+        lambda: (m := fake_discord.message(started.message.id)) and not m.embeds and m,
+        what="the old board to shrink")
+    assert "`1122`" in old.content and "`1○`" in old.content and old.components == []
+    assert len(board_messages(fake_discord, world.general)) == 1
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone() == (1,)
