@@ -500,7 +500,8 @@ async def test_a_code_set_for_the_channel(fake_discord, start_bot, world, db_pat
     assert everything(db_path) == before
     started = await fake_discord.submit_modal(bot, opened, {"code": "6543"}, user=alice)
     assert not started.ephemeral
-    assert f"<@{alice.id}> set this code" in started.embed["description"]
+    assert f"<@{alice.id}> set a secret code" in started.embed["description"]
+    assert "Anyone but the setter can guess" in started.embed["description"]
     assert "6543" not in visible_text(fake_discord, world.general)
     game = running_game(db_path, world.general.id)
     assert (game["secret"], game["setter_id"], game["match_id"]) == ("6543", alice.id, None)

@@ -90,6 +90,18 @@ def _footer(game: GameRecord) -> str:
             f"{BLACK_PEG} right place · {WHITE_PEG} wrong place · /guess {example(rules)}")
 
 
+def _setter(game: GameRecord) -> str:
+    return "I picked" if game.setter_id is None else f"{mention(game.setter_id)} set"
+
+
+def _guessers(game: GameRecord) -> str:
+    """Who may guess: anyone here, but only the breaker of a match's half-round, and never
+    the person who set the code."""
+    if game.match_id is not None:
+        return f"Only {mention(game.started_by)} guesses"
+    return "Anyone here can guess" if game.setter_id is None else "Anyone but the setter can guess"
+
+
 def _headline(game: GameRecord) -> tuple[str, str]:
     n = game.turns_used
     rules = game.rules
@@ -98,8 +110,8 @@ def _headline(game: GameRecord) -> tuple[str, str]:
         case GameStatus.ACTIVE:
             repeats = "colours may repeat" if rules.repeats else "no colour twice"
             return "Mastermind: break the code!", (
-                f"I picked a secret code of **{rules.pegs} pegs** from **{rules.colors} "
-                f"colours** ({repeats}). Anyone here can guess: `/guess {example(rules)}`, "
+                f"{_setter(game)} a secret code of **{rules.pegs} pegs** from **{rules.colors} "
+                f"colours** ({repeats}). {_guessers(game)}: `/guess {example(rules)}`, "
                 f"{guesses(rules.max_guesses)} in all.")
         case GameStatus.WON:
             return f"Code broken in {guesses(n)}!", (

@@ -148,21 +148,13 @@ def scoreboard_view(view: MatchView) -> discord.ui.View | None:
 
 
 def half_note(view: MatchView) -> str:
-    """Above a half-round's board: whose code it is and who may play it."""
-    match, game = view.match, view.game
-    if game is None:
-        return ""
-    breaker, setter = match.breaker(), match.setter()
-    if game.kind is GameKind.CHALLENGE:
-        return (f"Match #{match.id}, {_half_name(match).lower()}: I break "
-                f"{_owner(match, setter)} code.")
-    return (f"Match #{match.id}, {_half_name(match).lower()}: only {side_name(match, breaker)} "
-            f"guesses {_owner(match, setter)} code.")
+    """Above a half-round's board: which match and half-round it belongs to."""
+    match = view.match
+    return f"Match #{match.id} · {_half_name(match).lower()}"
 
 
 def setter_note(user_id: int) -> str:
-    return (f"{mention(user_id)} set this code (nobody else has seen it): everyone else can "
-            f"guess; the setter can't.")
+    return f"Nobody but {mention(user_id)} has seen this code."
 
 
 # ---- the words for match mistakes ---------------------------------------------------------
