@@ -22,6 +22,9 @@ DEFAULT_SIZES: tuple[tuple[int, int, bool, int | None], ...] = (
     *((p, c, True, None) for p in (2, 3, 4) for c in range(2, 7)),
     *((p, c, False, None) for p in (2, 3, 4) for c in range(max(p, 2), 7)),
     (4, 6, True, 5),
+    # Beyond 4x6, the sizes that still build in seconds.
+    (5, 2, True, None), (5, 3, True, None), (6, 2, True, None), (6, 3, True, None),
+    (7, 2, True, None), (8, 2, True, None), (5, 5, False, None), (5, 6, False, None),
 )
 DATA = Path(__file__).resolve().parent.parent / "engine" / "data" / "trees"
 BOOKS = DATA.parent / "books"

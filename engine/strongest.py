@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .lookahead import lookahead_decision, perfect_guess
+from .lookahead import DEFAULT_LOOKAHEAD, lookahead_decision, perfect_guess, rollout_total
 from .optimal import BudgetExceeded, ExactSolver
 from .rules import Rules
 from .space import FULL_TABLE_LIMIT, CodeSpace
@@ -74,3 +74,30 @@ def planned_decision(
     if name == "optimal":
         return optimal_decision(space, possible, played, history, seed)
     return lookahead_decision(space, possible, played, history, seed)
+
+
+def position_value(
+    space: CodeSpace,
+    possible: np.ndarray,
+    played: frozenset[int],
+    *,
+    max_nodes: int = EXACT_NODES,
+) -> tuple[int, bool]:
+    """Guesses needed in total to solve every code of ``possible`` from here, and whether
+    that is exact.
+
+    Exact (the optimum) when a search of at most ``max_nodes`` sets finishes; otherwise
+    the lookahead's own completion, an upper bound (what it would play). For hints and
+    post-game analysis: a position off any tree is answered exactly when small.
+    """
+    s = np.asarray(possible, dtype=np.int64)
+    if len(s) <= 2:
+        return 2 * len(s) - 1, True
+    if space.size <= FULL_TABLE_LIMIT and len(s) <= EXACT_SET_LIMIT:
+        solver = ExactSolver(space.rules, max_nodes=max_nodes, max_set=len(s))
+        try:
+            return solver.value(s, played=played), True
+        except BudgetExceeded:
+            pass
+    guess = lookahead_decision(space, s, played, b"position").index
+    return rollout_total(space, s, guess, DEFAULT_LOOKAHEAD), False

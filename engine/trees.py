@@ -48,14 +48,12 @@ class Tree:
     stats: TreeStats
     moves: dict[bytes, int]
     nodes: int
+    #: Memory held (measured once: the engine's cache asks on every use).
+    nbytes: int
 
     def guess_after(self, history: bytes) -> int | None:
         """The planned guess after ``history`` (see :func:`engine.solver.history_key`)."""
         return self.moves.get(history)
-
-    @property
-    def nbytes(self) -> int:
-        return sys.getsizeof(self.moves) + sum(sys.getsizeof(k) + 28 for k in self.moves)
 
 
 def tree_name(rules: Rules, limit: int | None) -> str:
@@ -111,7 +109,8 @@ def replay(space: CodeSpace, guesses: np.ndarray, limit: int | None) -> Tree:
         raise CorruptTree("the tree has guesses left over")
     total = sum(d * c for d, c in distribution.items())
     stats = TreeStats(total, max(distribution), dict(sorted(distribution.items())))
-    return Tree(space.rules, limit, stats, moves, cursor)
+    held = sys.getsizeof(moves) + sum(sys.getsizeof(k) + 28 for k in moves)
+    return Tree(space.rules, limit, stats, moves, cursor, held)
 
 
 def _finish_small(

@@ -13,7 +13,7 @@ import pytest
 from engine import Rules, SolverSession, evaluate, score_codes
 from engine.optimal import ExactSolver, split
 from engine.space import space_for
-from engine.strongest import exact_guess, strongest_strategy
+from engine.strongest import exact_guess, position_value, strongest_strategy
 from engine.trees import CorruptTree, load, parse, shipped, tree_for, tree_name
 
 skip_unless_slow = pytest.mark.skipif(
@@ -112,7 +112,12 @@ def test_4x6_trees_are_the_known_optimum():
     assert (within_five.stats.total, within_five.stats.max) == (5626, 5)
 
 
-SMALL_TREES = sorted(k for k in shipped() if (k[0], k[1]) != (4, 6) or not k[2])
+# Every shipped tree up to 4x6 (4x6 itself is the slow test), and a few beyond.
+SMALL_TREES = sorted(
+    k for k in shipped()
+    if (k[0] <= 4 and k[1] <= 6 and ((k[0], k[1]) != (4, 6) or not k[2]))
+    or k[:3] in {(5, 3, True), (6, 3, True), (5, 5, False)}
+)
 
 
 @pytest.mark.parametrize("key", SMALL_TREES, ids=lambda k: tree_name(Rules(k[0], k[1],
@@ -205,6 +210,20 @@ def test_exact_guess_gives_up_on_large_sets_within_its_budget():
     assert len(s) == 256
     guess = exact_guess(space, s, frozenset({0, 1}))
     assert guess is None or 0 <= guess < space.size
+
+
+def test_position_value_is_exact_when_small_and_an_upper_bound_otherwise():
+    rules = Rules(4, 6)
+    space = space_for(rules)
+    every = space.all_indices()
+    first, second = space.index((1, 1, 2, 2)), space.index((1, 3, 4, 5))
+    played = frozenset({0, 1, 2, 3, 4})
+    # 60 codes: 1122 answered 0 black 1 white, then 1345 answered 0 black 2 white.
+    s = every[(space.feedback_one(first, every) == 1) & (space.feedback_one(second, every) == 2)]
+    exact_value = ExactSolver(rules).value(s, played=played)
+    assert position_value(space, s, played) == (exact_value, True)
+    bound, exact = position_value(space, s, played, max_nodes=1)
+    assert not exact and bound >= exact_value
 
 
 @pytest.mark.parametrize("secret", [(6, 5, 4, 3), (1, 1, 1, 1), (2, 3, 2, 3)])
