@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import discord  # noqa: E402
-from ux_dump import FakeClock, FakeDiscord, MastermindBot, Scene, render  # noqa: E402
+import discord
+from ux_dump import FakeClock, FakeDiscord, MastermindBot, Scene, render
 
-from engine import Feedback, SolverSession, code_from_digits, score  # noqa: E402
-from engine.rules import Rules  # noqa: E402
+from engine import Feedback, SolverSession, code_from_digits, score
+from engine.rules import Rules
 
 
 def _running(db: Path) -> sqlite3.Row:

@@ -108,6 +108,8 @@ class MatchCog(commands.Cog, name="match"):
     async def quit(self, interaction: discord.Interaction) -> bool:
         """``/mastermind quit`` while a match runs; False when none does."""
         assert interaction.channel_id is not None
+        if await self.service.in_channel(interaction.channel_id) is None:
+            return False  # checked on the read connection: no write when no match runs
         permissions = interaction.permissions
         view = await self.service.quit(
             channel_id=interaction.channel_id, user_id=interaction.user.id,
