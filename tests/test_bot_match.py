@@ -397,8 +397,14 @@ async def test_player_against_player(fake_discord, start_bot, world, db_path):
     assert held.ephemeral and held.embed["title"] == "A match is running here"
     assert everything(db_path) == before
 
+    await bot.close()
+    bot = await start_bot()  # a restart while the invitation waits: its buttons still work
+    accept = fake_discord.stale_click(invitation, f"mmm:accept:{match_id}", user=bob)
     accepted = await fake_discord.click(bot, invitation, f"mmm:accept:{match_id}", user=bob)
     assert not accepted.ephemeral
+    again = await accept(bot)  # a double click: told it is out of date, nothing changes
+    assert again.ephemeral and again.embed["title"] == "That button is out of date"
+    assert the_match(db_path)["status"] == "active"
     invitation = fake_discord.message(invitation.id)
     assert invitation.custom_ids == [f"mmm:code:{match_id}:0"]
     assert f"<@{bob.id}> sets a secret code" in invitation.embed["description"]

@@ -182,10 +182,12 @@ class MatchService:
     async def check_invitation(self, match_id: int, user_id: int) -> MatchRecord:
         """Read-only: may this person answer this invitation now?"""
         match = await self.store.get(await self.games.db.reader(), match_id)
+        if match is not None and user_id not in (match.player_a, match.player_b):
+            raise NotInMatch(match)
+        if match is not None and match.status is MatchStatus.ACTIVE:
+            raise StaleMatchButton(match)  # accepted already (a double click)
         if match is None or match.status is not MatchStatus.INVITED:
             raise MatchOver(match)
-        if user_id not in (match.player_a, match.player_b):
-            raise NotInMatch(match)
         return match
 
     async def answer(self, match_id: int, *, user_id: int, user_name: str, accept: bool,
