@@ -560,3 +560,22 @@ async def test_a_reveal_starts_the_half_round_over(fake_discord, start_bot, worl
     assert (match["status"], match["half"], match["half_scores"]) == ("active", 1, "1")
     moves, _ = await let_the_bot_break(fake_discord, bot, world, db_path, "6543", alice)
     assert the_match(db_path)["half_scores"] == f"1,{moves}"
+
+
+async def test_a_match_waiting_too_long_for_a_code_frees_the_channel(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    bot = await start_bot()
+    alice, bob = world.alice, world.bob
+    invited = await slash(fake_discord, bot, world, "match", alice, options={"opponent": bob})
+    match_id = the_match(db_path)["id"]
+    await fake_discord.click(bot, invited.message, f"mmm:accept:{match_id}", user=bob)
+    wall_clock.advance(25 * 3600)
+    game = await slash(fake_discord, bot, world, "mastermind new", world.mod)
+    assert not game.ephemeral  # the lapsed match no longer holds the channel
+    shown = await slash(fake_discord, bot, world, "mastermind board", alice)
+    assert "Match" not in shown.embed["title"]  # the running game's board, not the match
+    late = await fake_discord.click(bot, invited.message, f"mmm:code:{match_id}:0", user=bob)
+    assert late.ephemeral and late.embed["title"] == "This match expired"
+    assert "the score stood at" in late.embed["description"]
+    assert the_match(db_path)["status"] == "abandoned"

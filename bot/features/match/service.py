@@ -222,8 +222,18 @@ class MatchService:
         if match is None or match.status is not MatchStatus.ACTIVE:
             raise MatchOver(match)
         self._check_setter(match, half, user_id)
+        if self.lapsed(match, self.games.clock()):
+            raise MatchOver(await self._expire_lapsed(match_id))
         if await self.store.half_game(conn, match.id, half) is not None:
             raise StaleMatchButton(match)
+        return match
+
+    async def _expire_lapsed(self, match_id: int) -> MatchRecord | None:
+        """End a match that waited too long (recorded, so its score so far is shown)."""
+        async with self.games.db.transaction() as conn:
+            match = await self.store.get(conn, match_id)
+            if match is not None and match.running and self.lapsed(match, self.games.clock()):
+                match = await self._expire(conn, match, self.games.clock())
         return match
 
     @staticmethod
@@ -347,9 +357,12 @@ class MatchService:
         return MatchView(match, game)
 
     async def in_channel(self, channel_id: int) -> MatchView | None:
-        """The channel's running match (None when none runs)."""
+        """The channel's running match (None when none runs, or it has lapsed: a game may
+        run there since; the next match action ends it)."""
         match = await self.store.running_in_channel(await self.games.db.reader(), channel_id)
-        return await self.view(match.id) if match is not None else None
+        if match is None or self.lapsed(match, self.games.clock()):
+            return None
+        return await self.view(match.id)
 
     async def set_board_message(self, match_id: int, message_id: int) -> None:
         async with self.games.db.transaction() as conn:
