@@ -30,7 +30,13 @@ from .rules import Rules
 from .scoring import Feedback, score_codes
 from .solver import SolverSession, history_key
 from .space import CodeSpace, space_for
-from .strategies import DEFAULT_BUDGET, DEFAULT_STRATEGY, Budget, choose_guess, get_strategy
+from .strategies import DEFAULT_STRATEGY, Budget, choose_guess, get_strategy
+
+#: The solver's budget in the analysis. Decisions within the exact limits (all of 4x6, and
+#: the later moves of big games) are exactly the bot's; the sampled ones of big spaces are
+#: sampled more lightly than a live move, so a whole 8x9 game (each move, and the solver's
+#: own game) is analysed in about a second.
+ANALYSIS_BUDGET = Budget(sample_secrets=500, bounded_entries=1_500_000)
 
 
 @dataclass(frozen=True)
@@ -155,7 +161,7 @@ def analyse(
     secret: Code | None = None,
     strategy: str = DEFAULT_STRATEGY,
     seed: int = 0,
-    budget: Budget = DEFAULT_BUDGET,
+    budget: Budget = ANALYSIS_BUDGET,
 ) -> GameAnalysis:
     """Analyse a game's guesses and replies (in order). ``secret``, when known, adds the
     solver's own game against it (``bot_path``). Stops at a reply no code fits."""
@@ -207,7 +213,7 @@ def analyse(
 
 
 def bot_game(rules: Rules, secret: Code, *, strategy: str = DEFAULT_STRATEGY, seed: int = 0,
-             budget: Budget = DEFAULT_BUDGET) -> tuple[int, ...]:
+             budget: Budget = ANALYSIS_BUDGET) -> tuple[int, ...]:
     """Codes possible after each guess of the solver breaking ``secret`` itself."""
     session = SolverSession(rules, strategy, seed=seed, budget=budget)
     path: list[int] = []

@@ -64,8 +64,12 @@ class _HalfGroups:
         digits = every_code(colors, len(part))
         black = (digits == part).sum(axis=1)
         counts = np.minimum(color_counts(digits, colors)[:, self._used], self._wanted[self._used])
-        keys, inverse = np.unique(np.column_stack([black, counts]), axis=0, return_inverse=True)
-        return keys.astype(np.int64), inverse.ravel()
+        rows = np.column_stack([black, counts]).astype(np.int64)
+        # One integer per row (every value is at most the pegs): a 1-D unique is ~20x
+        # faster than np.unique(axis=0); the groups' order doesn't matter.
+        flat = rows @ (len(part) + 1 + int(self._wanted.max())) ** np.arange(rows.shape[1])
+        _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+        return rows[first], inverse.ravel()
 
     def feedback(self, codes: np.ndarray) -> np.ndarray:
         high, low = np.divmod(codes, self.n_low)

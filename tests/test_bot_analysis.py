@@ -40,7 +40,8 @@ async def test_analyse_a_won_game_privately(fake_discord, start_bot, world, db_p
     assert len(lines) == len(expected.moves)
     for line, move in zip(lines, expected.moves, strict=True):
         assert f"{move.before:,}→**{move.after:,}**" in line
-        assert f"≤{move.worst:,} ~{move.average:,.1f}" in line
+        average = f"{move.average:,.0f}" if move.average >= 10 else f"{move.average:.1f}"
+        assert f"≤{move.worst:,} ~{average}" in line
         assert move.verdict in line
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Skill"] == f"**{expected.skill}**/100"

@@ -46,10 +46,9 @@ class DailyRow:
 _FINISHED = "day = :day AND status != 'active'"
 _SCOPE = " AND guild_id = :guild"
 _ORDER = "solved DESC, guesses, ended_at, user_id"
-#: Rows strictly ahead of (:solved, :guesses, :ended_at, :user).
-_AHEAD = ("(solved > :solved OR (solved = :solved AND (guesses < :guesses OR (guesses = :guesses"
-          " AND (ended_at < :ended_at OR (ended_at = :ended_at AND user_id < :user))))))")
-
+#: Plays tied on (solved, guesses) that finished earlier: a range of one index bucket.
+_TIED_EARLIER = ("solved = :solved AND guesses = :guesses AND (ended_at < :ended_at OR"
+                 " (ended_at = :ended_at AND user_id < :user))")
 
 class DailyStore:
     # ---- the seed -------------------------------------------------------------------------
@@ -106,6 +105,13 @@ class DailyStore:
             (turn, finish, int(finish == "won"), finish, now, day, user_id))
         if cur.rowcount != 1:
             raise StaleWrite()
+        if finish is not None:
+            for scope in {play.guild_id or 0, 0}:
+                await conn.execute(
+                    "INSERT INTO daily_tally (day, scope, solved, guesses, plays)"
+                    " VALUES (?, ?, ?, ?, 1) ON CONFLICT (day, scope, solved, guesses)"
+                    " DO UPDATE SET plays = plays + 1",
+                    (day, scope, int(finish == "won"), turn))
         record = GuessRecord(turn, user_id, code, feedback, now)
         return DailyPlay(day, user_id, play.guild_id, finish or "active", play.started_at,
                          now if finish else None, (*play.guesses, record))
@@ -136,24 +142,31 @@ class DailyStore:
 
     async def count(self, conn: aiosqlite.Connection, day: str, guild_id: int | None
                     ) -> tuple[int, int]:
-        """(finished, solved) on that day, here or everywhere."""
+        """(finished, solved) on that day, here or everywhere (from the tally)."""
         async with conn.execute(
-            f"SELECT COUNT(*), COALESCE(SUM(solved), 0) FROM daily_plays"
-            f" WHERE {self._where(guild_id)}", {"day": day, "guild": guild_id},
+            "SELECT COALESCE(SUM(plays), 0), COALESCE(SUM(plays * solved), 0) FROM daily_tally"
+            " WHERE day = ? AND scope = ?", (day, guild_id or 0),
         ) as cur:
             row = await cur.fetchone()
         return (row[0], row[1]) if row else (0, 0)
 
     async def rank(self, conn: aiosqlite.Connection, day: str, guild_id: int | None,
                    play: DailyPlay) -> int:
-        """1 + the finished plays strictly ahead of this one."""
+        """1 + the finished plays strictly ahead of this one: the tally's better buckets,
+        then the ties that finished earlier."""
+        solved, guesses = int(play.solved), len(play.guesses)
         async with conn.execute(
-            f"SELECT COUNT(*) FROM daily_plays WHERE {self._where(guild_id)} AND {_AHEAD}",
-            {"day": day, "guild": guild_id, "solved": int(play.solved),
-             "guesses": len(play.guesses), "ended_at": play.ended_at, "user": play.user_id},
+            "SELECT COALESCE(SUM(plays), 0) FROM daily_tally WHERE day = ? AND scope = ?"
+            " AND (solved > ? OR (solved = ? AND guesses < ?))",
+            (day, guild_id or 0, solved, solved, guesses),
         ) as cur:
-            row = await cur.fetchone()
-        return (row[0] if row else 0) + 1
-
+            better = await cur.fetchone()
+        async with conn.execute(
+            f"SELECT COUNT(*) FROM daily_plays WHERE {self._where(guild_id)} AND {_TIED_EARLIER}",
+            {"day": day, "guild": guild_id, "solved": solved, "guesses": guesses,
+             "ended_at": play.ended_at, "user": play.user_id},
+        ) as cur:
+            tied = await cur.fetchone()
+        return (better[0] if better else 0) + (tied[0] if tied else 0) + 1
 
 __all__ = ["DailyPlay", "DailyRow", "DailyStore", "StaleWrite"]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import discord
 
+from engine import format_code
+
 from ...core.errors import GameNotOver
 from ...ui.messages import says
-from ...ui.pegs import code_line, pegs
+from ...ui.pegs import code_line, key_pegs
 from .service import Report
 
 CHART_NAME = "analysis.png"
@@ -18,15 +20,18 @@ LUCK_HELP = ("**Luck** (0-100): for each guess, the share of the possible codes 
              "would have left you more codes than the reply you got. 50 is average luck.")
 
 
+def _count(value: float) -> str:
+    return f"{value:,.0f}" if value >= 10 else f"{value:.1f}"
+
+
 def _move_line(report: Report, i: int) -> str:
     m = report.analysis.moves[i]
-    rules = report.source.rules
-    impossible = "" if m.was_possible else " · couldn't be the code"
-    solver = ("same as the solver" if m.guess == m.solver_guess
-              else f"solver `{''.join(map(str, m.solver_guess))}` ≤{m.solver_worst:,} "
-                   f"~{m.solver_average:,.1f}")
-    return (f"`{m.turn:>2}` {code_line(m.guess)} {pegs(m.feedback, rules.pegs)} "
-            f"{m.before:,}→**{m.after:,}** · ≤{m.worst:,} ~{m.average:,.1f} · {solver}"
+    impossible = "" if m.was_possible else " · not a possible code"
+    solver = ("= solver" if m.guess == m.solver_guess
+              else f"solver `{format_code(m.solver_guess)}` ≤{m.solver_worst:,} "
+                   f"~{_count(m.solver_average)}")
+    return (f"`{m.turn:>2}` {code_line(m.guess)} {key_pegs(m.feedback)} "
+            f"{m.before:,}→**{m.after:,}** · ≤{m.worst:,} ~{_count(m.average)} · {solver}"
             f"{impossible} · *{m.verdict}*")
 
 

@@ -1,0 +1,102 @@
+"""Screens of the daily, the analysis, hints and settings, for the README (run by hand).
+
+``.venv/bin/python bench/ux_dump_daily.py OUT_DIR [--render]`` plays them through the test
+suite's fake Discord, writes the payloads the bot sent (one JSON per screen, for
+``../shared/ux/render.py``) and the analysis chart as the PNG the bot attaches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sqlite3
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+
+import discord  # noqa: E402
+from fake_discord import FakeClock, FakeDiscord  # noqa: E402
+from ux_dump import Scene, render  # noqa: E402
+
+from bot.app import MastermindBot  # noqa: E402
+from bot.features.analysis.service import build_report, source_of_game  # noqa: E402
+from bot.features.daily.service import secret_for  # noqa: E402
+from engine import format_code  # noqa: E402
+
+
+def daily_code(db: Path, bot: MastermindBot) -> str:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        (seed,), = conn.execute("SELECT value FROM bot_settings").fetchall()
+    return format_code(secret_for(seed, bot.daily.today()))
+
+
+async def screens(scene: Scene, out: Path) -> dict[str, list[dict]]:
+    alice, bob, carol = scene.players
+    found: dict[str, list[dict]] = {}
+    await scene.slash("mastermind new", alice)
+    secret = scene.secret()
+    guesses = [g for g in ("1122", "1344", "3526") if g != secret] + [secret]
+    await scene.slash("guess", alice, code=guesses[0])
+    hint = await scene.slash("mastermind hint", bob)
+    found["hint"] = [scene.payload(hint.message)]
+    for code in guesses[1:]:
+        last = await scene.slash("guess", carol if code == secret else alice, code=code)
+    clicked = await scene.click(last.message, "mma:g:1", bob)
+    found["analysis"] = [scene.payload(clicked.message)]
+    game = await scene.bot.games.get(1)
+    assert game is not None
+    (out / "analysis_chart.png").write_bytes(build_report(source_of_game(game)).chart)
+
+    code = daily_code(scene.db, scene.bot)
+    for user, tries in ((alice, ["1122", "3456"]), (bob, ["1234"]), (carol, [])):
+        for guess in [t for t in tries if t != code] + [code]:
+            result = await scene.slash("daily play", user, guess=guess)
+    found["daily_result"] = [scene.payload(result.message)]
+    shared = await scene.slash("daily share", alice)
+    found["daily_share"] = [scene.payload(shared.message)]
+    board = await scene.slash("daily leaderboard", alice)
+    found["daily_leaderboard"] = [scene.payload(board.message)]
+    return found
+
+
+async def main(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "ux.sqlite3"
+        fake = FakeDiscord(clock=FakeClock(), timeout=60)
+        async with fake:
+            bot = MastermindBot(database_path=db)
+            await fake.login(bot)
+            scene = Scene(fake, bot, db)
+            admin = fake.member(scene.guild, fake.user("admin"),
+                                permissions=discord.Permissions(manage_guild=True))
+            found = await screens(scene, out)
+            changed = await fake.slash(bot, "mastermind settings", user=admin,
+                                       channel=scene.general, guild=scene.guild, hints=False,
+                                       idle_hours=12.0)
+            found["settings"] = [scene.payload(changed.message)]
+            users = {**scene.users(), str(admin.id): "admin"}
+    written = []
+    for name, payloads in found.items():
+        path = out / f"{name}.json"
+        path.write_text(json.dumps(payloads, ensure_ascii=False, indent=1))
+        written.append(path)
+    (out / "users.json").write_text(json.dumps(users))
+    return written
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--render", action="store_true")
+    args = parser.parse_args()
+    discord.utils.setup_logging(level=40)
+    files = asyncio.run(main(args.out))
+    print("\n".join(map(str, files)))
+    if args.render:
+        render(files, args.out / "users.json")
