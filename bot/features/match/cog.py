@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import CLASSIC, DEFAULT_STRATEGY, STRATEGIES, Rules, example
+from engine import DEFAULT_STRATEGY, STRATEGIES, Rules, example
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
@@ -21,11 +21,13 @@ from ...core.errors import UnknownStrategy
 from ...core.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from ...core.records import GameRecord
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
+from ...ui.responses import cog_of
 from ..breaker.render import board_embed
 from ..breaker.service import BreakerService
 from ..challenge.cog import STRATEGY_CHOICES
 from ..challenge.render import challenge_embed, challenge_view
 from ..challenge.service import ChallengeService
+from ..settings.cog import SettingsCog
 from .buttons import MatchAction, MatchButton, SetCodeModal
 from .render import half_note, scoreboard_embed, scoreboard_view, setter_note
 from .service import BadOpponent, MatchService, MatchView
@@ -64,14 +66,18 @@ class MatchCog(commands.Cog, name="match"):
         interaction: discord.Interaction,
         opponent: discord.Member | None = None,
         rounds: app_commands.Range[int, MIN_ROUNDS, MAX_ROUNDS] = DEFAULT_ROUNDS,
-        pegs: Pegs = CLASSIC.pegs,
-        colors: Colors = CLASSIC.colors,
-        max_guesses: MaxGuesses = CLASSIC.max_guesses,
-        repeats: bool = CLASSIC.repeats,
+        pegs: Pegs | None = None,
+        colors: Colors | None = None,
+        max_guesses: MaxGuesses | None = None,
+        repeats: bool | None = None,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
         assert interaction.channel_id is not None  # guild-only
-        rules = make_rules(pegs, colors, max_guesses, repeats)
+        # Options left out take the server's default rules (/mastermind settings).
+        default = cog_of(interaction, SettingsCog).service.default_rules(interaction.guild_id)
+        rules = make_rules(pegs or default.pegs, colors or default.colors,
+                           max_guesses or default.max_guesses,
+                           default.repeats if repeats is None else repeats)
         if strategy not in STRATEGIES:
             raise UnknownStrategy(strategy)
         if opponent is not None and opponent.bot:
@@ -129,6 +135,7 @@ class MatchCog(commands.Cog, name="match"):
     async def ask_setter_code(self, interaction: discord.Interaction, rules: Rules) -> None:
         """``/mastermind new setter:me``: the code is typed in a modal only the setter sees."""
         assert interaction.channel_id is not None
+        self.breaker.games.channel_allowed(interaction.guild_id, interaction.channel_id)
         await self.breaker.games.check_free(interaction.channel_id)
         await interaction.response.send_modal(SetCodeModal(rules))
 

@@ -94,7 +94,7 @@ class MatchService:
         if match.status is MatchStatus.INVITED:
             return now - match.created_at > INVITATION_SECONDS
         return match.status is MatchStatus.ACTIVE and now - match.updated_at > (
-            self.games.idle_timeout)
+            self.games.idle_for(match.guild_id))
 
     async def check_channel(self, conn: aiosqlite.Connection, channel_id: int) -> None:
         """A running match holds its channel between half-rounds (GameService asks)."""
@@ -135,6 +135,7 @@ class MatchService:
         person waits for the invitation to be accepted."""
         if opponent == user_id:
             raise BadOpponent("you can't play a match against yourself")
+        self.games.channel_allowed(guild_id, channel_id)  # the server's settings
         now = self.games.clock()
         async with once(), self.games.db.transaction() as conn:
             expired = await self._free_channel(conn, channel_id)
