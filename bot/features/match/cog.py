@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import DEFAULT_STRATEGY, STRATEGIES, Rules, example
+from engine import STRATEGIES, Rules, example, strongest_strategy
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
@@ -57,7 +57,7 @@ class MatchCog(commands.Cog, name="match"):
         opponent="Play this person instead of me (they accept with a button)",
         rounds=f"Rounds to play ({MIN_ROUNDS}-{MAX_ROUNDS}, default {DEFAULT_ROUNDS})",
         **RULE_DESCRIPTIONS,
-        strategy=f"How I pick my guesses (default {DEFAULT_STRATEGY})",
+        strategy="How I pick my guesses (default: the strongest for the size)",
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
     @app_commands.guild_only()
@@ -70,7 +70,7 @@ class MatchCog(commands.Cog, name="match"):
         colors: Colors | None = None,
         max_guesses: MaxGuesses | None = None,
         repeats: bool | None = None,
-        strategy: str = DEFAULT_STRATEGY,
+        strategy: str | None = None,
     ) -> None:
         assert interaction.channel_id is not None  # guild-only
         # Options left out take the server's default rules (/mastermind settings).
@@ -78,6 +78,7 @@ class MatchCog(commands.Cog, name="match"):
         rules = make_rules(pegs or default.pegs, colors or default.colors,
                            max_guesses or default.max_guesses,
                            default.repeats if repeats is None else repeats)
+        strategy = strategy or strongest_strategy(rules)
         if strategy not in STRATEGIES:
             raise UnknownStrategy(strategy)
         if opponent is not None and opponent.bot:
