@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from bot.core.games import GameService
+from bot.features.analysis.service import Source, build_report
 from bot.features.daily.service import DailyService
 from bot.store import Database
 from engine import Rules, SolverSession, draw_secret, score_codes
@@ -50,6 +51,18 @@ def time_analysis(rules: Rules, games: int) -> list[float]:
         analyse(rules, turns, secret=secret)
         times.append(time.perf_counter() - start)
     return times
+
+
+def time_report(games: int) -> list[float]:
+    """What the Analyse button does in its worker thread: the analysis and the chart."""
+    times = []
+    for seed in range(games):
+        secret, turns = person_game(Rules(), seed)
+        source = Source("bench", Rules(), tuple(turns), secret, "you")
+        start = time.perf_counter()
+        build_report(source)
+        times.append(time.perf_counter() - start)
+    return times[1:]
 
 
 def fill_dailies(path: Path, n: int) -> None:
@@ -97,6 +110,7 @@ def main() -> None:
     parser.add_argument("--dailies", type=int, default=100_000)
     args = parser.parse_args()
     print(f"analysis 4x6, {args.games} games: {ms(time_analysis(Rules(), args.games))}")
+    print(f"Analyse button 4x6 (analysis + chart): {ms(time_report(args.games))}")
     print(f"analysis 8x9, {args.big} games: {ms(time_analysis(Rules(8, 9, 20), args.big))}")
     for scope, values in asyncio.run(time_daily(args.dailies)).items():
         print(f"daily leaderboard, {args.dailies:,} plays, {scope}: {ms(values)}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -19,6 +20,7 @@ YOU = (88, 101, 242)  # blurple
 BOT = (250, 166, 26)  # amber
 
 
+@lru_cache(maxsize=4)
 def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     try:
         return ImageFont.load_default(size=size)
@@ -62,5 +64,5 @@ def codes_left_chart(start: int, you: Sequence[int], bot: Sequence[int], *,
         draw.rectangle([key_x, 12, key_x + 14, 24], fill=colour)
         draw.text((key_x + 20, 18), name, fill=TEXT, font=small, anchor="lm")
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG", compress_level=1)  # fast; the chart is small anyway
     return out.getvalue()
