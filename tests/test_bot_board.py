@@ -291,3 +291,22 @@ async def test_feedback_shrinks_the_old_challenge_board(fake_discord, start_bot,
     assert len(board_messages(fake_discord, world.general)) == 1
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone() == (1,)
+
+
+async def test_a_finished_challenge_offers_the_same_challenge_again(fake_discord, start_bot,
+                                                                    world, db_path):
+    bot = await start_bot()
+    started = await slash(fake_discord, bot, world, "challenge", pegs=3, colors=5,
+                          max_guesses=7, strategy="entropy")
+    await slash(fake_discord, bot, world, "mastermind quit")
+    board = await fake_discord.wait_until(
+        lambda: (m := fake_discord.message(started.message.id)) and any(
+            c.startswith("mmc:again:") for c in m.custom_ids) and m,
+        what="the finished board's Play again")
+    again = next(c for c in board.custom_ids if c.startswith("mmc:again:"))
+    clicked = await fake_discord.click(bot, board, again, user=world.bob)
+    assert not clicked.ephemeral and clicked.embed["title"] == "My guess 1 of 7"
+    games = snapshot(db_path)["games"]
+    assert [(g["pegs"], g["colors"], g["max_guesses"], g["strategy"], g["started_by"])
+            for g in games] == [(3, 5, 7, "entropy", world.alice.id),
+                                (3, 5, 7, "entropy", world.bob.id)]

@@ -69,7 +69,8 @@ async def test_the_bot_breaks_a_code(fake_discord, start_bot, world, db_path):
     used, board = await crack(fake_discord, bot, board, "3632", world.alice)
     assert used <= 5
     assert board.embed["title"] == f"I broke your code in {used} guesses!"
-    assert [c for c in board.custom_ids if not c.startswith("mma:")] == []  # only Analyse
+    # no reply buttons left: Analyse and Play again only
+    assert [c.split(":")[:2] for c in board.custom_ids] == [["mma", "g"], ["mmc", "again"]]
     rows = snapshot(db_path)
     assert rows["games"][0]["status"] == "won"
     with sqlite3.connect(db_path) as conn:
@@ -200,7 +201,7 @@ async def test_one_game_per_channel_and_quit(fake_discord, start_bot, world, db_
     assert not ended.ephemeral and ended.original.embed["title"] == "Challenge ended"
     assert snapshot(db_path)["games"][0]["status"] == "quit"
     finished = fake_discord.message(board.id)  # the live board, finished: no prompt, no replies
-    assert [c for c in finished.custom_ids if c.startswith("mmc:")] == []
+    assert [c for c in finished.custom_ids if not c.startswith(("mma:", "mmc:again:"))] == []
     assert finished.embed["title"] == "Challenge ended" and "Press" not in str(finished.embed)
 
 

@@ -24,6 +24,7 @@ class Action(StrEnum):
     OTHER_BLACK = "back"  # :turn (back to the black counts)
     UNDO = "undo"  # :turn (the reply to take back)
     REVEAL = "reveal"
+    AGAIN = "again"  # on a finished board: a new challenge with the same rules
 
 
 def custom_id(action: Action, game: int, *parts: int) -> str:
@@ -36,7 +37,7 @@ def _controller(interaction: discord.Interaction):
     return cog_of(interaction, ChallengeCog)
 
 
-_WELL_FORMED = re.compile(r"(?P<action>r|b|back|undo|reveal):(?P<game>\d{1,20})"
+_WELL_FORMED = re.compile(r"(?P<action>r|b|back|undo|reveal|again):(?P<game>\d{1,20})"
                           r"(?P<rest>(?::\d{1,20}){0,3})")
 
 
@@ -46,12 +47,12 @@ class ChallengeButton(ReportingButton, template=r"mmc:(?P<body>.*)"):
 
     def __init__(self, action: Action | None, game: int, *parts: int, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 row: int | None = None):
+                 row: int | None = None, emoji: str | None = None):
         self.action, self.game, self.parts = action, game, parts
         super().__init__(
             discord.ui.Button(label=label or (action.value if action else "?"), style=style,
                               custom_id=custom_id(action or Action.REVEAL, game, *parts),
-                              row=row)
+                              row=row, emoji=emoji)
         )
 
     @classmethod

@@ -10,10 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import CLASSIC, STRATEGIES, strongest_strategy
+from engine import CLASSIC, STRATEGIES, Rules, strongest_strategy
 from engine.rules import MAX_PEGS
 
-from ...core.errors import UnknownStrategy
+from ...core.enums import GameKind
+from ...core.errors import GameOver, UnknownStrategy
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
@@ -63,6 +64,12 @@ class ChallengeCog(commands.Cog, name="challenge"):
         strategy = strategy or strongest_strategy(rules)
         if strategy not in STRATEGIES:
             raise UnknownStrategy(strategy)
+        await self.start(interaction, rules, strategy)
+
+    async def start(self, interaction: discord.Interaction, rules: Rules, strategy: str
+                    ) -> None:
+        """A new challenge for the user, its board posted as the answer."""
+        assert interaction.channel_id is not None  # guild-only
         await self.service.check_free(interaction.channel_id)
         deferred = await interaction.response.defer(thinking=True)
         state, abandoned = await self.service.start(
@@ -120,6 +127,13 @@ class ChallengeCog(commands.Cog, name="challenge"):
     # ---- the board's buttons and the reveal modal -------------------------------------------
     async def on_button(self, interaction: discord.Interaction, action: Action, game_id: int,
                         parts: tuple[int, ...]) -> None:
+        if action is Action.AGAIN:  # anyone may start their own, with the same rules
+            finished = await self.service.games.get(game_id)
+            if finished is None or finished.kind is not GameKind.CHALLENGE:
+                raise GameOver(None)
+            await self.start(interaction, finished.rules,
+                             finished.strategy or strongest_strategy(finished.rules))
+            return
         game = await self.service.load(game_id, interaction.user.id)
         if action is Action.REVEAL:
             await interaction.response.send_modal(RevealModal(game_id, game.rules))
@@ -151,7 +165,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
         reveal = self.service.check_reveal(game, text, action_id=interaction.id)
         await interaction.response.defer()
         state = await self.service.commit_reveal(reveal)
-        await interaction.edit_original_response(embed=challenge_embed(state), view=None)
+        await interaction.edit_original_response(embed=challenge_embed(state),
+                                                 view=challenge_view(state))
         await after_move(interaction, state.game)
 
     # ---- showing ----------------------------------------------------------------------------

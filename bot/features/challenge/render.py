@@ -16,9 +16,11 @@ import discord
 from engine import DEFAULT_STRATEGY, Feedback, Rules, get_strategy, possible_feedbacks
 
 from ...core.enums import GameStatus
+from ...core.records import GameRecord
 from ...ui.messages import guesses, mention
 from ...ui.pegs import BLACK_PEG, LARGE_ROW, WHITE_PEG, code_line, feedback_row, legend
 from ..analysis.buttons import analyse_view
+from ..breaker.buttons import AGAIN
 from .buttons import Action, ChallengeButton
 from .service import ChallengeState
 
@@ -56,7 +58,7 @@ def challenge_view(state: ChallengeState, *, black: int | None = None) -> discor
     """The buttons for the board as it stands (once over: the finished game's buttons)."""
     game = state.game
     if not game.active:
-        return analyse_view(game)
+        return play_again_view(game, analyse_view(game))
     view = discord.ui.View(timeout=None)
     if state.pending is not None:
         _reply_buttons(view, state, black)
@@ -66,6 +68,17 @@ def challenge_view(state: ChallengeState, *, black: int | None = None) -> discor
                                       style=discord.ButtonStyle.secondary, row=ROWS - 1))
     view.add_item(ChallengeButton(Action.REVEAL, game.id, label="Reveal my code",
                                   style=discord.ButtonStyle.danger, row=ROWS - 1))
+    return view
+
+
+def play_again_view(game: GameRecord, view: discord.ui.View | None) -> discord.ui.View | None:
+    """A finished challenge's "Play again" (the same rules and strategy), added to ``view``;
+    none for a match's half-round, which its match continues."""
+    if game.active or game.match_id is not None:
+        return view
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(ChallengeButton(Action.AGAIN, game.id, label="Play again", emoji=AGAIN,
+                                  style=discord.ButtonStyle.primary))
     return view
 
 
