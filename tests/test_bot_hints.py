@@ -9,7 +9,7 @@ import sqlite3
 import discord
 from conftest import secret_of, snapshot
 
-from engine import CLASSIC, PALETTE, code_from_digits, score, score_codes
+from engine import CLASSIC, PALETTE, Rules, code_from_digits, score, score_codes
 from engine.hints import facts
 
 
@@ -122,6 +122,8 @@ async def test_hints_need_a_running_code_game(fake_discord, start_bot, world, db
 async def test_a_hint_delivered_twice_is_given_once(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await slash(fake_discord, bot, world, "mastermind new")
+    await slash(fake_discord, bot, world, "guess",
+                code=wrong(secret_of(db_path, world.general.id)))
     first = await slash(fake_discord, bot, world, "mastermind hint")
     assert "Hint 1 of 3" in first.embed["title"]
     fake_discord.expect_violation(40060)  # Discord refuses the second delivery's defer...
@@ -129,3 +131,27 @@ async def test_a_hint_delivered_twice_is_given_once(fake_discord, start_bot, wor
     await fake_discord.redeliver(bot, first)
     assert rows(db_path, "SELECT level FROM hints") == [(1,)]
     assert rows(db_path, "SELECT hints FROM games") == [(1,)]
+
+
+async def test_hints_in_the_biggest_game(fake_discord, start_bot, world, db_path):
+    """8x9 (43 million codes): the count before any guess, the colour only after a reply."""
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "mastermind new", pegs=8, colors=9, max_guesses=20)
+    first = await slash(fake_discord, bot, world, "mastermind hint")
+    assert f"{9 ** 8} codes still fit every reply." in first.embed["description"]
+    early = await slash(fake_discord, bot, world, "mastermind hint")
+    assert early.ephemeral and early.embed["title"] == "Guess first"
+    assert rows(db_path, "SELECT level FROM hints") == [(1,)]
+    played = "11223344"
+    await slash(fake_discord, bot, world, "guess", code=played)
+    secret = secret_of(db_path, world.general.id)
+    truth = facts(Rules(8, 9, 20), [(code_from_digits(played), score(secret, played))],
+                  pick=1)
+    second = await slash(fake_discord, bot, world, "mastermind hint")
+    assert "Hint 2 of 3" in second.embed["title"]
+    if truth.surely_out:
+        assert f"olour {truth.surely_out[0]} " in second.embed["description"]
+    third = await slash(fake_discord, bot, world, "mastermind hint")
+    fitting = third.embed["description"].split("`")[1]
+    assert score(fitting, played) == score(secret, played)
+    assert rows(db_path, "SELECT level FROM hints") == [(1,), (2,), (3,)]

@@ -9,7 +9,7 @@ from ...core.records import GameRecord
 from ...ui.messages import mention, says
 from ...ui.pegs import code_line
 from ..breaker.render import HINT_MARK, hinted_note
-from .service import LEVELS, Hint, HintRaced, NoMoreHints
+from .service import LEVELS, Hint, HintNeedsAGuess, HintRaced, NoMoreHints
 
 TITLES = {1: "How many codes are left", 2: "A colour", 3: "A code that fits"}
 
@@ -48,3 +48,10 @@ def _raced(error: HintRaced) -> tuple[str, str]:
     return "The board moved on", (
         "Someone played while your hint was being worked out, so it would be out of date. "
         "Nothing was recorded: ask again.")
+
+
+@says(HintNeedsAGuess)
+def _needs_a_guess(error: HintNeedsAGuess) -> tuple[str, str]:
+    return "Guess first", (
+        "The next hint is a colour, and before the first reply nothing about the colours is "
+        "known. Make a guess with `/guess`, then ask again. Nothing was recorded.")

@@ -27,6 +27,10 @@ class HintRaced(UserError):
     """The board moved on (a guess, another hint) while this hint was worked out."""
 
 
+class HintNeedsAGuess(UserError):
+    """The colour hint before any reply: nothing about colours is known yet."""
+
+
 class NoMoreHints(UserError):
     def __init__(self, game: GameRecord):
         super().__init__("every hint was given")
@@ -90,6 +94,8 @@ class HintService:
             raise WrongKindOfGame(game)
         if game.hints >= LEVELS:
             raise NoMoreHints(game)
+        if game.hints == 1 and not game.guesses:
+            raise HintNeedsAGuess()
         return game
 
     @staticmethod
