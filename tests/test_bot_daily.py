@@ -154,3 +154,47 @@ async def test_bad_daily_guesses_change_nothing(fake_discord, start_bot, world, 
     repeat = await daily(fake_discord, bot, world.alice, world.guild, world.general, guess=code)
     assert repeat.ephemeral and repeat.embed["title"] == "Already on your board"
     assert rows(db_path, "SELECT COUNT(*) FROM daily_guesses") == [(1,)]
+
+
+async def test_the_tally_is_built_from_plays_stored_before_it(db_path, tmp_path):
+    """Migration 011 counts the plays a version-10 database already holds."""
+    import shutil
+
+    from bot.store import Database
+    from bot.store.db import MIGRATIONS_DIR
+
+    old = tmp_path / "up_to_010"
+    old.mkdir()
+    for path in MIGRATIONS_DIR.glob("*.sql"):
+        if int(path.name[:3]) <= 10:
+            shutil.copy(path, old)
+    db = await Database.open(db_path, migrations=old)
+    async with db.transaction() as conn:
+        await conn.executemany(
+            "INSERT INTO daily_plays (day, user_id, guild_id, status, solved, guesses,"
+            " started_at, ended_at) VALUES ('2026-11-20', ?, ?, ?, ?, ?, 1.0, ?)",
+            [(1, 10, "won", 1, 4, 5.0), (2, 10, "won", 1, 4, 6.0), (3, 20, "lost", 0, 10, 7.0),
+             (4, 20, "active", 0, 2, None)])
+    await db.close()
+    db = await Database.open(db_path)
+    await db.close()
+    assert rows(db_path, "SELECT scope, solved, guesses, plays FROM daily_tally"
+                " ORDER BY scope, solved, guesses") == [
+        (0, 0, 10, 1), (0, 1, 4, 2), (10, 1, 4, 2), (20, 0, 10, 1)]
+
+
+async def test_ties_go_to_the_earlier_finish(fake_discord, start_bot, world, db_path,
+                                             wall_clock):
+    bot = await start_bot()
+    secret = todays_code(db_path, wall_clock.now)
+    miss = misses(secret)[0]
+    for user in (world.bob, world.alice):  # bob finishes first, both in 2 guesses
+        await daily(fake_discord, bot, user, world.guild, world.general, guess=miss)
+        done = await daily(fake_discord, bot, user, world.guild, world.general, guess=secret)
+        wall_clock.advance(60)
+    fields = {f["name"]: f["value"] for f in done.embed["fields"]}
+    assert fields["Today, this server"] == "2 of 2 solved · you are #2"
+    board = await daily(fake_discord, bot, world.mod, world.guild, world.general,
+                        "daily leaderboard")
+    names = [line.split("**")[1] for line in board.embed["description"].split("\n")]
+    assert names == ["bob", "alice"]
