@@ -579,3 +579,16 @@ async def test_a_match_waiting_too_long_for_a_code_frees_the_channel(
     assert late.ephemeral and late.embed["title"] == "This match expired"
     assert "the score stood at" in late.embed["description"]
     assert the_match(db_path)["status"] == "abandoned"
+
+
+async def test_a_moderator_ends_a_match_with_no_winner(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "match", world.alice, rounds=1)
+    await win_first_half(fake_discord, bot, world, db_path, world.alice)
+    ended = await slash(fake_discord, bot, world, "mastermind quit", world.mod)
+    assert not ended.ephemeral
+    assert ended.original.embeds[0]["title"] == "Match ended"
+    match = the_match(db_path)
+    assert (match["status"], match["winner"], match["ended_by"]) == ("ended", None, world.mod.id)
+    assert rows(db_path, "SELECT COUNT(*) FROM match_results")[0][0] == 0
+    assert rows(db_path, "SELECT COUNT(*) FROM games WHERE status = 'active'")[0][0] == 0
