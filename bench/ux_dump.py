@@ -161,12 +161,25 @@ async def leaderboard(scene: Scene) -> dict[str, list[dict]]:
             for k in range((i + round_) % 3):
                 await scene.slash("guess", player, code=_wrong(secret, k))
             await scene.slash("guess", player, code=secret)
+    names = ("dora", "eve", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj")
+    for n, name in enumerate(names):
+        player = scene.fake.member(scene.guild, scene.fake.user(name))
+        scene.players.append(player)
+        await scene.slash("mastermind new", player)
+        secret = scene.secret()
+        for k in range(n % 4 + 1):
+            await scene.slash("guess", player, code=_wrong(secret, k))
+        await scene.slash("guess", player, code=secret)
     board = await scene.slash("leaderboard", scene.players[1])
+    screens = {"leaderboard": [scene.payload(board.message)]}
+    paged = await scene.click(board.message, board.message.buttons[1]["custom_id"],
+                              scene.players[2])
+    screens["leaderboard_paged"] = [scene.payload(board.message), scene.payload(paged.message)]
     stats = await scene.slash("stats", scene.players[0], options={"user": None})
     helped = await scene.slash("mastermind help", scene.players[2])
-    return {"leaderboard": [scene.payload(board.message)],
-            "stats": [scene.payload(stats.message)],
-            "help": [scene.payload(helped.message)]}
+    screens["stats"] = [scene.payload(stats.message)]
+    screens["help"] = [scene.payload(helped.message)]
+    return screens
 
 
 async def main(out: Path) -> list[Path]:
@@ -190,11 +203,26 @@ async def main(out: Path) -> list[Path]:
     return written
 
 
+LIGHT = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from render import render_page, Shooter
+items = json.load(open(sys.argv[2]))
+page = render_page(items, users=json.loads(sys.argv[4]), emoji="twemoji")
+with Shooter() as s:
+    s.shot(page, sys.argv[3] + "_light_phone.png", width=400, scale=2, theme="light")
+"""
+
+
 def render(paths: list[Path], users: Path) -> None:
+    """Desktop and phone in the dark theme; the boards also on a phone in the light one."""
     for path in paths:
         subprocess.run([str(UX_PYTHON), str(RENDERER), str(path), str(path.with_suffix("")),
                         "--emoji", "twemoji", "--users", users.read_text()], check=True,
                        stdout=subprocess.DEVNULL)
+        if path.stem in ("classic_won", "board_8x9", "challenge_mid"):
+            subprocess.run([str(UX_PYTHON), "-c", LIGHT, str(RENDERER.parent), str(path),
+                            str(path.with_suffix("")), users.read_text()], check=True)
 
 
 if __name__ == "__main__":

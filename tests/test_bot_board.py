@@ -310,3 +310,15 @@ async def test_a_finished_challenge_offers_the_same_challenge_again(fake_discord
     assert [(g["pegs"], g["colors"], g["max_guesses"], g["strategy"], g["started_by"])
             for g in games] == [(3, 5, 7, "entropy", world.alice.id),
                                 (3, 5, 7, "entropy", world.bob.id)]
+
+
+async def test_pegs_copied_from_a_board_are_read_as_digits(fake_discord, start_bot, world,
+                                                           db_path):
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "mastermind new")
+    secret = secret_of(db_path, world.general.id)
+    code = misses(secret, 1)[0]
+    typed = "".join(PEG_EMOJI[int(d) - 1] for d in code)
+    result = await slash(fake_discord, bot, world, "guess", code=typed)
+    assert not result.ephemeral, result.embed
+    assert [g["code"] for g in snapshot(db_path)["guesses"]] == [code]

@@ -26,8 +26,16 @@ PEG_EMOJI: tuple[str, ...] = (
     "\N{BASEBALL}",
     "\N{BILLIARDS}",
 )
-#: Typed board emoji, read back as digits (the engine reads its own palette's emoji).
+#: Board emoji typed back (copied from a board), read as digits; the engine reads its own
+#: palette's emoji.
 EMOJI_DIGITS = {emoji: str(i + 1) for i, emoji in enumerate(PEG_EMOJI)}
+
+
+def typed_code(text: str) -> str:
+    """A code as typed, with any board emoji turned into its digit."""
+    for emoji, digit in EMOJI_DIGITS.items():
+        text = text.replace(emoji + "\ufe0f", digit).replace(emoji, digit)
+    return text
 
 BLACK_PEG = "\N{BLACK CIRCLE}"
 WHITE_PEG = "\N{WHITE CIRCLE}"

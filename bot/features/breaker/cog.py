@@ -14,6 +14,7 @@ from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
 from ...ui.messages import abandoned_note, mention
 from ...ui.options import CodeText, display_name
+from ...ui.pegs import typed_code
 from ...ui.responses import respond
 from ..analysis.buttons import analyse_view
 from .buttons import PlayAgainButton, play_again_view
@@ -81,7 +82,7 @@ class BreakerCog(commands.Cog, name="breaker"):
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             user_name=display_name(interaction.user),
-            text=code,
+            text=typed_code(code),
             action_id=interaction.id,
         )
         await self._show(interaction, game)

@@ -144,8 +144,7 @@ def collapsed_line(game: GameRecord, turn: int, names: Mapping[int, str] | None 
         return f"Game #{game.id} started: {game.rules.describe()}. The board is below."
     g = game.guesses[turn - 1]
     who = _who(g, game.rules, names)
-    return (f"`{g.turn:>2}` {code_line(g.code)} {key_pegs(g.feedback)} {who} · "
-            f"game #{game.id}")
+    return f"`{g.turn:>2}` {code_line(g.code)} {key_pegs(g.feedback)} {who}"
 
 
 def help_embed() -> discord.Embed:
@@ -193,7 +192,8 @@ def help_embed() -> discord.Embed:
     embed.add_field(
         name="Typing a code",
         value=(
-            "Digits `1123`, with spaces or dashes `1 1 2 3`, or letters `RROY`.\n"
+            "Digits `1123`, with spaces or dashes `1 1 2 3`, letters `RROY`, or pegs copied "
+            "from a board.\n"
             + legend(Rules(colors=9))
         ),
         inline=False,

@@ -20,6 +20,7 @@ from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
 from ...ui.messages import abandoned_note
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
+from ...ui.pegs import typed_code
 from ...ui.responses import respond
 from .buttons import Action, ChallengeButton, RevealModal
 from .render import challenge_embed, challenge_view, collapsed_line, ended_embed
@@ -162,7 +163,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
     async def on_reveal(self, interaction: discord.Interaction, game_id: int, text: str) -> None:
         game = await self.service.load(game_id, interaction.user.id)
         # A typo is answered before deferring.
-        reveal = self.service.check_reveal(game, text, action_id=interaction.id)
+        reveal = self.service.check_reveal(game, typed_code(text), action_id=interaction.id)
         await interaction.response.defer()
         state = await self.service.commit_reveal(reveal)
         await interaction.edit_original_response(embed=challenge_embed(state),

@@ -191,7 +191,7 @@ def collapsed_line(state: ChallengeState, turn: int) -> str:
     game = state.game
     if 0 < turn <= len(game.replies):
         r = game.replies[turn - 1]
-        return f"{feedback_row(r.turn, r.guess, r.feedback, game.rules)} · challenge #{game.id}"
+        return feedback_row(r.turn, r.guess, r.feedback, game.rules)
     return f"Challenge #{game.id}: an older board. The live one is below."
 
 
