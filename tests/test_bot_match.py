@@ -99,8 +99,8 @@ def half_scores(db_path) -> str:
 
 
 def scoreboard(result) -> dict:
-    """The scoreboard embed among the messages an interaction posted."""
-    for message in reversed(result.messages):
+    """The scoreboard embed an interaction posted: its newest followup, or its answer."""
+    for message in [*reversed(result.followups), result.original]:
         for embed in message.embeds:
             if "Match #" in (embed.get("footer") or {}).get("text", ""):
                 return embed
@@ -326,10 +326,10 @@ async def test_an_idle_match_expires_showing_the_score(
     assert not again.ephemeral
     old, new = rows(db_path, "SELECT status, half_scores FROM matches ORDER BY id")
     assert tuple(old) == ("abandoned", "1") and tuple(new) == ("active", "")
-    expired = again.message.embeds[1]
+    expired = again.original.embeds[1]
     assert expired["title"] == "Match abandoned"
     assert totals_line(expired) == f"**Total moves** <@{alice.id}> **1** · me **0**"
-    assert "had no move for too long" in again.message.embeds[0]["description"]
+    assert "had no move for too long" in again.original.embeds[0]["description"]
 
 
 def standings(db_path) -> list[tuple]:

@@ -94,14 +94,14 @@ class MatchCog(commands.Cog, name="match"):
         embeds = [scoreboard_embed(view, note=note)]
         if view.expired is not None:
             embeds.append(scoreboard_embed(MatchView(view.expired)))
-        if view.game is not None:
-            embeds.append(board_embed(view.game, note=half_note(view)))
         sent = await interaction.response.send_message(
             embeds=embeds, view=scoreboard_view(view) or discord.utils.MISSING)
         if sent.message_id is not None:
             await self.service.set_board_message(view.match.id, sent.message_id)
-            if view.game is not None:
-                await self.breaker.games.set_board_message(view.game.id, sent.message_id)
+        if view.game is not None:  # the first half-round's board, a message of its own
+            board = await interaction.followup.send(
+                embed=board_embed(view.game, note=half_note(view)), wait=True)
+            await self.breaker.games.set_board_message(view.game.id, board.id)
 
     # ---- what the /mastermind group asks of a match -----------------------------------------
     async def running(self, channel_id: int) -> MatchView | None:
