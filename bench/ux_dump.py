@@ -92,14 +92,14 @@ async def classic(scene: Scene) -> dict[str, list[dict]]:
     alice, bob, carol = scene.players
     await scene.slash("mastermind new", alice)
     secret = scene.secret()
-    one = await scene.slash("guess", alice, code="1122")
-    screens = {"classic_first": scene.channel()}
+    screens = {"classic_new": scene.channel()}
+    await scene.slash("guess", alice, code="1122")
+    screens["classic_first"] = scene.channel()
     codes = [c for c in ("3345", _wrong(secret, 1), _wrong(secret, 2)) if c != secret]
     for i, code in enumerate(codes):
         await scene.slash("guess", [bob, carol, alice][i % 3], code=code)
     await scene.slash("guess", bob, code=secret)
     screens["classic_won"] = scene.channel()
-    del one
     return screens
 
 

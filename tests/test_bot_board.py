@@ -11,6 +11,7 @@ import sqlite3
 
 from conftest import secret_of, snapshot
 
+from bot.core.errors import StorageUnavailable
 from bot.ui.contrast import DARK_EMBED, LIGHT, MIN_CONTRAST, emoji_contrast, emoji_in, legible
 from bot.ui.pegs import PEG_EMOJI, pegs
 from engine import score
@@ -322,3 +323,18 @@ async def test_pegs_copied_from_a_board_are_read_as_digits(fake_discord, start_b
     result = await slash(fake_discord, bot, world, "guess", code=typed)
     assert not result.ephemeral, result.embed
     assert [g["code"] for g in snapshot(db_path)["guesses"]] == [code]
+
+
+async def test_a_board_shown_while_the_disk_is_full_is_still_shown(fake_discord, start_bot,
+                                                                   world, db_path,
+                                                                   monkeypatch):
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "mastermind new")
+
+    async def full(*args):
+        raise StorageUnavailable("disk full")
+
+    monkeypatch.setattr(bot.games, "swap_board", full)
+    shown = await slash(fake_discord, bot, world, "mastermind board", user=world.bob)
+    assert not shown.ephemeral and shown.embed["title"] == "Mastermind: break the code!"
+    assert len(board_messages(fake_discord, world.general)) == 2  # nothing tidied, nothing lost

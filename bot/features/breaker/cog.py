@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from engine import Rules
 
-from ...core.errors import GameOver
+from ...core.errors import GameOver, StorageUnavailable
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
@@ -20,6 +22,8 @@ from ..analysis.buttons import analyse_view
 from .buttons import PlayAgainButton, play_again_view
 from .render import board_embed, collapsed_line
 from .service import BreakerService
+
+log = logging.getLogger(__name__)
 
 
 class BreakerCog(commands.Cog, name="breaker"):
@@ -68,7 +72,12 @@ class BreakerCog(commands.Cog, name="breaker"):
                                    view=view)
         if message_id is None:
             return
-        replaced = await games.swap_board(game.id, message_id, len(game.guesses))
+        try:
+            replaced = await games.swap_board(game.id, message_id, len(game.guesses))
+        except StorageUnavailable as exc:  # the board is shown; only the trail is not tidied
+            log.warning("game %s: board %s not recorded as live (%s)", game.id, message_id,
+                        exc.reason)
+            return
         if replaced is not None:
             old, turn = replaced
             collapse_soon(interaction, old, collapsed_line(game, turn, names))
