@@ -592,3 +592,35 @@ async def test_a_moderator_ends_a_match_with_no_winner(fake_discord, start_bot, 
     assert (match["status"], match["winner"], match["ended_by"]) == ("ended", None, world.mod.id)
     assert rows(db_path, "SELECT COUNT(*) FROM match_results")[0][0] == 0
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE status = 'active'")[0][0] == 0
+
+
+async def test_match_actions_delivered_twice_are_stored_once(
+    fake_discord, start_bot, world, db_path
+):
+    """The same interaction delivered twice (a replay): stored once, the second answer
+    refused by Discord (40060)."""
+    bot = await start_bot()
+    alice, bob = world.alice, world.bob
+
+    async def twice(result):
+        await fake_discord.redeliver(bot, result)
+        refused = fake_discord.expect_violation(40060)
+        assert type(refused).__name__ == "Violation", refused
+
+    started = await slash(fake_discord, bot, world, "match", alice, options={"opponent": bob})
+    await twice(started)
+    assert the_match_count(db_path) == 1
+    match_id = the_match(db_path)["id"]
+    accepted = await fake_discord.click(bot, started.message, f"mmm:accept:{match_id}",
+                                        user=bob)
+    await twice(accepted)
+    assert the_match(db_path)["status"] == "active"
+    opened = await fake_discord.click(bot, started.message, f"mmm:code:{match_id}:0", user=bob)
+    done = await fake_discord.submit_modal(bot, opened, {"code": "1234"}, user=bob)
+    assert not done.ephemeral
+    await fake_discord.redeliver(bot, done)  # discord.py drops a modal once submitted
+    assert rows(db_path, "SELECT COUNT(*) FROM games WHERE match_id = ?", match_id)[0][0] == 1
+    won = await guess(fake_discord, bot, world, "1234", alice)
+    await twice(won)
+    match = the_match(db_path)
+    assert (match["half"], match["half_scores"]) == (1, "1")  # scored once
