@@ -198,3 +198,13 @@ async def test_ties_go_to_the_earlier_finish(fake_discord, start_bot, world, db_
                         "daily leaderboard")
     names = [line.split("**")[1] for line in board.embed["description"].split("\n")]
     assert names == ["bob", "alice"]
+
+
+async def test_a_daily_guess_delivered_twice_is_stored_once(fake_discord, start_bot, world,
+                                                            db_path, wall_clock):
+    bot = await start_bot()
+    code = misses(todays_code(db_path, wall_clock.now))[0]
+    first = await daily(fake_discord, bot, world.alice, world.guild, world.general, guess=code)
+    fake_discord.expect_violation(40060)  # Discord refuses the second answer
+    await fake_discord.redeliver(bot, first)
+    assert rows(db_path, "SELECT turn, code FROM daily_guesses") == [(1, code)]
