@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     strategy = argparse.ArgumentParser(add_help=False)
     strategy.add_argument(
-        "--strategy", choices=tuple(STRATEGIES), default=DEFAULT_STRATEGY, metavar="NAME",
+        "--strategy", choices=tuple(STRATEGIES), default=None, metavar="NAME",
         help=f"how the computer guesses (crack: the strongest for the size, evaluate: "
         f"{DEFAULT_STRATEGY}; see below)",
     )
@@ -112,7 +112,6 @@ def build_parser() -> argparse.ArgumentParser:
     crack.add_argument(
         "--seed", type=int, default=0, help="seed for the random and sampled strategies"
     )
-    crack.set_defaults(strategy=None)  # the strongest for the size, once the size is known
 
     ev = commands.add_parser(
         "evaluate", parents=[strategy, size, game, common], formatter_class=raw,
@@ -299,11 +298,12 @@ def cmd_score(args: argparse.Namespace, stdout: TextIO) -> int:
 
 def cmd_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     rules = _rules(args)
+    strategy = args.strategy or DEFAULT_STRATEGY
     repeats = "repeats on" if rules.repeats else "no repeats"
     label = f"{rules.pegs} pegs · {rules.colors} colours · {repeats}"
-    progress = Progress(stderr, f"evaluating {args.strategy} on {rules.size_label}")
+    progress = Progress(stderr, f"evaluating {strategy} on {rules.size_label}")
     try:
-        result = evaluate(rules, args.strategy, seed=args.seed, progress=progress)
+        result = evaluate(rules, strategy, seed=args.seed, progress=progress)
     except ValueError as error:
         raise UsageError(str(error)) from None
     finally:
