@@ -51,7 +51,7 @@ async def test_two_players_two_servers(fake_discord, start_bot, world, db_path, 
     wrong = misses(secret)
     first = await daily(fake_discord, bot, world.alice, world.guild, here, guess=wrong[0])
     assert first.ephemeral  # a private board: nobody else can see it
-    assert "The code was" not in str(first.embed) and secret not in str(first.embed)
+    assert "The code was" not in str(first.embed) and secret not in first.embed["description"]
 
     for code in (*wrong[:2], secret):  # carol, on the other server: 3 guesses
         result = await daily(fake_discord, bot, carol, other, there, guess=code)
@@ -123,6 +123,10 @@ async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_pa
                                        tzinfo=dt.UTC)
         wall_clock.advance((midnight - now).total_seconds() + 5)
     assert len({d for (d,) in rows(db_path, "SELECT day FROM daily_plays")}) == 2
+    # Once its day is over, a day's code is no secret: today's board names yesterday's.
+    board = await daily(fake_discord, bot, world.bob, world.guild, here)
+    fields = {f["name"]: f["value"] for f in board.embed["fields"]}
+    assert fields["Yesterday's code"].endswith(f"`{secret}`")
     fields = {f["name"]: f["value"] for f in (await fake_discord.slash(
         bot, "stats", user=world.alice, guild=world.guild, channel=here,
         options={"user": None})).embed["fields"]}

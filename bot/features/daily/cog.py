@@ -42,7 +42,8 @@ class DailyCog(commands.GroupCog, group_name="daily",
             here = await self.service.standing(day, interaction.guild_id, interaction.user.id)
             everywhere = await self.service.standing(day, None, interaction.user.id)
         secret = self.service.secret(day) if play is not None and play.finished else None
-        embed = daily_embed(day, play, secret=secret, here=here, everywhere=everywhere)
+        embed = daily_embed(day, play, secret=secret, here=here, everywhere=everywhere,
+                            yesterday=self.service.secret(self.service.yesterday()))
         view = daily_view(day, play)
         await interaction.response.send_message(
             embed=embed, view=view or discord.utils.MISSING, ephemeral=True)

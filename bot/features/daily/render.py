@@ -17,8 +17,8 @@ RULES = DAILY_RULES
 
 
 def daily_embed(day: str, play: DailyPlay | None, *, secret: Code | None,
-                here: DayStanding | None = None, everywhere: DayStanding | None = None
-                ) -> discord.Embed:
+                here: DayStanding | None = None, everywhere: DayStanding | None = None,
+                yesterday: Code | None = None) -> discord.Embed:
     """The player's own board (sent privately). ``secret`` only once they finished."""
     rows = [feedback_row(g.turn, g.code, g.feedback, RULES) for g in (play.guesses if play else ())]
     if play is None or not play.finished:
@@ -43,6 +43,8 @@ def daily_embed(day: str, play: DailyPlay | None, *, secret: Code | None,
             embed.add_field(name=f"Today, {where}",
                             value=f"{standing.solved} of {standing.finished} solved{rank}")
     embed.add_field(name="Colours", value=legend(RULES), inline=False)
+    if yesterday is not None:  # its day is over: no spoiler
+        embed.add_field(name="Yesterday's code", value=code_line(yesterday), inline=False)
     embed.set_footer(text=f"{RULES.describe()} · a new code at 00:00 UTC")
     return embed
 

@@ -77,6 +77,9 @@ class DailyService:
         assert self._seed is not None, "DailyService.start() reads the seed"
         return secret_for(self._seed, day)
 
+    def yesterday(self) -> str:
+        return (dt.date.fromisoformat(self.today()) - dt.timedelta(days=1)).isoformat()
+
     def is_over(self, day: str) -> bool:
         return day < self.today()
 
