@@ -155,3 +155,14 @@ async def test_hints_in_the_biggest_game(fake_discord, start_bot, world, db_path
     fitting = third.embed["description"].split("`")[1]
     assert score(fitting, played) == score(secret, played)
     assert rows(db_path, "SELECT level FROM hints") == [(1,), (2,), (3,)]
+
+
+async def test_no_hints_in_a_match(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await slash(fake_discord, bot, world, "match", rounds=1)
+    await slash(fake_discord, bot, world, "guess",
+                code=wrong(secret_of(db_path, world.general.id)))
+    refused = await slash(fake_discord, bot, world, "mastermind hint")
+    assert refused.ephemeral and refused.embed["title"] == "No hints in a match"
+    assert rows(db_path, "SELECT COUNT(*) FROM hints") == [(0,)]
+    assert rows(db_path, "SELECT hints FROM games") == [(0,)]

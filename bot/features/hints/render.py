@@ -9,7 +9,7 @@ from ...core.records import GameRecord
 from ...ui.messages import mention, says
 from ...ui.pegs import code_line
 from ..breaker.render import HINT_MARK, hinted_note
-from .service import LEVELS, Hint, HintNeedsAGuess, HintRaced, NoMoreHints
+from .service import LEVELS, Hint, HintNeedsAGuess, HintRaced, NoHintsInMatches, NoMoreHints
 
 TITLES = {1: "How many codes are left", 2: "A colour", 3: "A code that fits"}
 
@@ -55,3 +55,10 @@ def _needs_a_guess(error: HintNeedsAGuess) -> tuple[str, str]:
     return "Guess first", (
         "The next hint is a colour, and before the first reply nothing about the colours is "
         "known. Make a guess with `/guess`, then ask again. Nothing was recorded.")
+
+
+@says(NoHintsInMatches)
+def _match(error: NoHintsInMatches) -> tuple[str, str]:
+    return "No hints in a match", (
+        "A match is scored by the moves each breaker needs, so it has no hints. Nothing was "
+        "given or recorded.")

@@ -31,6 +31,10 @@ class HintNeedsAGuess(UserError):
     """The colour hint before any reply: nothing about colours is known yet."""
 
 
+class NoHintsInMatches(UserError):
+    """A match half-round is scored by the moves its breaker needed: no help."""
+
+
 class NoMoreHints(UserError):
     def __init__(self, game: GameRecord):
         super().__init__("every hint was given")
@@ -92,6 +96,8 @@ class HintService:
         game = await self.games.running(channel_id)
         if game.kind is not GameKind.BREAKER:
             raise WrongKindOfGame(game)
+        if game.match_id is not None:
+            raise NoHintsInMatches()
         if game.hints >= LEVELS:
             raise NoMoreHints(game)
         if game.hints == 1 and not game.guesses:
