@@ -10,6 +10,8 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from engine import memory as engine_memory
+
 from .core.clock import Clock, system_clock
 from .core.config import DEFAULT_MEMORY_MB, Settings
 from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
@@ -108,6 +110,8 @@ class MastermindBot(commands.Bot):
                  await self.db.schema_version())
         self.games = GameService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
         self.breaker = BreakerService(self.games)
+        # Half the memory budget for the engine's shared tables, half for solver sessions.
+        engine_memory.set_budget(self.memory_budget - self.memory_budget // 2)
         self.challenges = ChallengeService(self.games,
                                            SolverCache(max_bytes=self.memory_budget // 2),
                                            self.interaction_order.mark)

@@ -10,7 +10,7 @@ import time
 import pytest
 from conftest import secret_of, snapshot
 
-from engine import score
+from engine import memory, score
 
 GUESS = re.compile(r"^My guess (\d+) of \d+\n#+ \S+ `(\d+)`")
 
@@ -326,3 +326,16 @@ async def test_solver_cache_stays_within_its_memory_budget(fake_discord, start_b
     result = await answer(fake_discord, bot, first, 0, 0, world.alice)
     assert not result.ephemeral and pending(fake_discord.message(first.id))[0] == 3
     assert pending(other)[0] == 1
+
+
+async def test_the_memory_budget_is_shared_by_engine_tables_and_solver_sessions(
+    fake_discord, start_bot
+):
+    before = memory.budget()
+    try:
+        bot = await start_bot(memory_budget=100 * 2**20)
+        assert bot.challenges.solvers.max_bytes == 50 * 2**20
+        assert memory.budget() == 50 * 2**20
+        assert memory.nbytes() <= memory.budget()
+    finally:
+        memory.set_budget(before)
