@@ -19,7 +19,7 @@ branch and bound:
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -50,10 +50,11 @@ class _Entry:
 
 @dataclass
 class SolveStats:
+    """Work of the last search: sets searched, candidates tried, memo answers."""
+
     nodes: int = 0
     explored: int = 0
     memo_hits: int = 0
-    extra: dict = field(default_factory=dict)
 
 
 class ExactSolver:
@@ -354,10 +355,10 @@ class ExactSolver:
         d = self.limit if depth is None else depth
         self.value(None, d)
         out: list[int] = []
-        self._emit(self._all, d, out, root=True)
+        self._emit(self._all, d, out)
         return out
 
-    def _emit(self, s: np.ndarray, d: int, out: list[int], *, root: bool = False) -> None:
+    def _emit(self, s: np.ndarray, d: int, out: list[int]) -> None:
         if len(s) <= 2:
             return
         entry = self._memo.get((_key(s), d))

@@ -18,7 +18,7 @@ from .trees import tree_for
 
 #: Off the tree, sets up to this size are solved exactly (within ``EXACT_NODES`` sets).
 EXACT_SET_LIMIT = 400
-EXACT_NODES = 2_000
+EXACT_NODES = 1_000
 
 
 def strongest_strategy(rules: Rules) -> str:
