@@ -8,7 +8,7 @@ from conftest import secret_of
 from PIL import Image
 
 from bot.features.analysis.chart import BOT, YOU, codes_left_chart
-from engine import CLASSIC, code_from_digits, score_codes
+from engine import CLASSIC, Feedback, code_from_digits, score_codes
 from engine.analysis import analyse
 
 
@@ -102,3 +102,41 @@ async def test_help_defines_skill_and_luck(fake_discord, start_bot, world):
     field = next(f for f in shown.embed["fields"] if f["name"] == "Analyse: skill and luck")
     assert "**Skill** (0-100)" in field["value"] and "**Luck** (0-100)" in field["value"]
     assert "50 is average luck" in field["value"]
+
+
+async def test_analyse_a_challenge_judges_the_bot(fake_discord, start_bot, world, db_path):
+    """The bot breaks alice's code (replies by /feedback); Analyse judges the bot's guesses
+    against the solver (Knuth's), number by number as the engine gives them."""
+    import contextlib
+    import sqlite3
+
+    bot = await start_bot()
+    secret = "6613"
+    await fake_discord.slash(bot, "challenge", user=world.alice, channel=world.general,
+                             guild=world.guild)
+    for _ in range(10):
+        with contextlib.closing(sqlite3.connect(db_path)) as conn:
+            (gid, pending, status), = conn.execute(
+                "SELECT id, pending_guess, status FROM games").fetchall()
+        if status != "active":
+            break
+        fb = score_codes(code_from_digits(secret), code_from_digits(pending))
+        await fake_discord.slash(bot, "feedback", user=world.alice, channel=world.general,
+                                 guild=world.guild, black=fb.black, white=fb.white)
+    assert status == "won"
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        replies = conn.execute("SELECT guess, black, white FROM challenge_replies"
+                               " WHERE taken_back_at IS NULL ORDER BY turn").fetchall()
+    turns = [(code_from_digits(g), Feedback(b, w)) for g, b, w in replies]
+    expected = analyse(CLASSIC, turns, secret=code_from_digits(secret))
+    forged = fake_discord.old_message(world.general, [f"mma:g:{gid}"])
+    clicked = await fake_discord.click(bot, forged, f"mma:g:{gid}", user=world.bob)
+    assert clicked.ephemeral
+    assert clicked.embed["title"] == f"Analysis · Challenge #{gid} · 4x6"
+    fields = {f["name"]: f["value"] for f in clicked.embed["fields"]}
+    assert fields["Skill"] == f"**{expected.skill}**/100"
+    assert fields["Codes left per guess"].startswith("the bot: " + " → ".join(
+        f"{n:,}" for n in expected.you_path))
+    for line, move in zip(clicked.embed["description"].split("\n"), expected.moves,
+                          strict=True):
+        assert f"{move.before:,}→**{move.after:,}**" in line and move.verdict in line
