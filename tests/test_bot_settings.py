@@ -89,8 +89,10 @@ async def test_default_rules_for_new_games(fake_discord, start_bot, world, admin
     await slash(fake_discord, bot, world, "mastermind new")
     await slash(fake_discord, bot, world, "mastermind quit")
     await slash(fake_discord, bot, world, "mastermind new", pegs=4)  # a given option wins
-    assert rows(db_path, "SELECT pegs, colors, repeats FROM games ORDER BY id") == [
-        (5, 8, 0), (4, 8, 0)]
+    await slash(fake_discord, bot, world, "mastermind quit")
+    await slash(fake_discord, bot, world, "challenge", channel=world.other)  # /challenge too
+    assert rows(db_path, "SELECT kind, pegs, colors, repeats FROM games ORDER BY id") == [
+        ("breaker", 5, 8, 0), ("breaker", 4, 8, 0), ("challenge", 5, 8, 0)]
     # Rules that can't work together are refused, and nothing changes.
     bad = await settings(fake_discord, bot, world, admin, pegs=8, colors=4)
     assert bad.embed["title"] == "That setting doesn't work"
@@ -123,7 +125,7 @@ async def test_channels_that_allow_games(fake_discord, start_bot, world, admin, 
     listed = await settings(fake_discord, bot, world, admin,
                             options={"allow_channel": world.general})
     assert fields(listed)["Games allowed in"] == f"<#{world.general.id}>"
-    for command in ("mastermind new", "challenge"):
+    for command in ("mastermind new", "challenge", "match"):
         refused = await slash(fake_discord, bot, world, command, channel=world.other)
         # (/challenge defers first: its "thinking..." is replaced by the private answer)
         assert refused.message.ephemeral and refused.embed["title"] == "No games in this channel"

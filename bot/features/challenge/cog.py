@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import CLASSIC, STRATEGIES, Rules, strongest_strategy
+from engine import STRATEGIES, Rules, strongest_strategy
 from engine.rules import MAX_PEGS
 
 from ...core.enums import GameKind
@@ -19,9 +19,10 @@ from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
 from ...ui.messages import abandoned_note
-from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
+from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name
 from ...ui.pegs import typed_code
 from ...ui.responses import respond
+from ..settings.cog import rules_for
 from .buttons import Action, ChallengeButton, RevealModal
 from .render import challenge_embed, challenge_view, collapsed_line, ended_embed
 from .service import ChallengeService, ChallengeState
@@ -54,14 +55,14 @@ class ChallengeCog(commands.Cog, name="challenge"):
     async def challenge(
         self,
         interaction: discord.Interaction,
-        pegs: Pegs = CLASSIC.pegs,
-        colors: Colors = CLASSIC.colors,
-        max_guesses: MaxGuesses = CLASSIC.max_guesses,
-        repeats: bool = CLASSIC.repeats,
+        pegs: Pegs | None = None,
+        colors: Colors | None = None,
+        max_guesses: MaxGuesses | None = None,
+        repeats: bool | None = None,
         strategy: str | None = None,
     ) -> None:
         assert interaction.channel_id is not None  # guild-only
-        rules = make_rules(pegs, colors, max_guesses, repeats)
+        rules = rules_for(interaction, pegs, colors, max_guesses, repeats)  # server defaults
         strategy = strategy or strongest_strategy(rules)
         if strategy not in STRATEGIES:
             raise UnknownStrategy(strategy)

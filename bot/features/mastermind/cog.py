@@ -17,14 +17,14 @@ from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUES
 from ...core.enums import GameKind
 from ...core.games import GameService
 from ...core.records import GameRecord
-from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, make_rules
+from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs
 from ...ui.responses import cog_of
 from ..breaker.cog import BreakerCog
 from ..breaker.render import help_embed
 from ..challenge.cog import ChallengeCog
 from ..hints.cog import HintsCog
 from ..match.cog import MatchCog
-from ..settings.cog import SettingsCog
+from ..settings.cog import SettingsCog, rules_for
 from ..settings.service import Changes
 from ..stats.cog import StatsCog
 
@@ -68,11 +68,7 @@ class MastermindCog(
         repeats: bool | None = None,
         setter: str | None = None,
     ) -> None:
-        # Options left out take the server's default rules (/mastermind settings).
-        default = cog_of(interaction, SettingsCog).service.default_rules(interaction.guild_id)
-        rules = make_rules(pegs or default.pegs, colors or default.colors,
-                           max_guesses or default.max_guesses,
-                           default.repeats if repeats is None else repeats)
+        rules = rules_for(interaction, pegs, colors, max_guesses, repeats)
         if setter == "me":
             await cog_of(interaction, MatchCog).ask_setter_code(interaction, rules)
             return
