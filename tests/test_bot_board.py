@@ -338,3 +338,17 @@ async def test_a_board_shown_while_the_disk_is_full_is_still_shown(fake_discord,
     shown = await slash(fake_discord, bot, world, "mastermind board", user=world.bob)
     assert not shown.ephemeral and shown.embed["title"] == "Mastermind: break the code!"
     assert len(board_messages(fake_discord, world.general)) == 2  # nothing tidied, nothing lost
+
+
+async def test_an_abandoned_board_stops_looking_live(fake_discord, start_bot, world, db_path,
+                                                     wall_clock):
+    bot = await start_bot()
+    old = await slash(fake_discord, bot, world, "challenge", strategy="knuth")
+    wall_clock.advance(24 * 3600 + 1)
+    fresh = await slash(fake_discord, bot, world, "mastermind new", user=world.bob)
+    assert "abandoned" in fresh.embed["description"]
+    shrunk = await fake_discord.wait_until(
+        lambda: (m := fake_discord.message(old.message.id)) and not m.embeds and m,
+        what="the abandoned board to shrink")
+    assert "abandoned" in shrunk.content and shrunk.components == []
+    assert len(board_messages(fake_discord, world.general)) == 1

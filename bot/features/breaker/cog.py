@@ -47,6 +47,8 @@ class BreakerCog(commands.Cog, name="breaker"):
         )
         note = abandoned_note(started.abandoned) if started.abandoned else None
         await self._show(interaction, started.game, note=note)
+        if started.abandoned and note:  # its board no longer looks live
+            collapse_soon(interaction, started.abandoned.board_message_id, note)
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
         """"Play again" on a finished board: a new game here with the same rules."""

@@ -83,6 +83,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
         message = await self._post(interaction, state, content=note)
         board = deferred.message_id if deferred else None
         await self.service.games.set_board_message(state.game.id, board or message.id)
+        if abandoned and note:  # its board no longer looks live
+            collapse_soon(interaction, abandoned.board_message_id, note)
 
     @app_commands.command(name="feedback", description="Answer my guess in your challenge")
     @app_commands.describe(black="Right colour in the right place",
