@@ -37,9 +37,13 @@ def typed_code(text: str) -> str:
         text = text.replace(emoji + "\ufe0f", digit).replace(emoji, digit)
     return text
 
+
 BLACK_PEG = "\N{BLACK CIRCLE}"
 WHITE_PEG = "\N{WHITE CIRCLE}"
-NO_PEG = "\N{MIDDLE DOT}"
+NO_PEG = "\N{MIDDLE DOT}"  # an empty hole, in a share grid
+NONE = "\N{EN DASH}"  # no key peg at all, on a board
+#: Rows of more pegs than this are drawn as small text (``-#``) to stay one line on a phone.
+LARGE_ROW = 5
 
 
 def peg_emoji(code: Sequence[int]) -> str:
@@ -64,10 +68,6 @@ def key_pegs(feedback: Feedback) -> str:
         f"{feedback.white}{WHITE_PEG}" if feedback.white else "")
     return f"`{marks or NONE}`"
 
-
-#: Rows of more pegs than this are drawn as small text (``-#``) to stay one line on a phone.
-LARGE_ROW = 5
-NONE = "\N{EN DASH}"
 
 
 def name_width(rules: Rules) -> int:
