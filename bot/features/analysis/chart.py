@@ -29,8 +29,10 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
 
 
 def codes_left_chart(start: int, you: Sequence[int], bot: Sequence[int], *,
-                     you_label: str = "you", bot_label: str = "solver") -> bytes:
-    """PNG bytes: codes possible before any guess (``start``) and after each guess."""
+                     you_label: str = "you", bot_label: str = "solver",
+                     you_won: bool = False, bot_won: bool = True) -> bytes:
+    """PNG bytes: codes possible before any guess (``start``) and after each guess; a ring
+    marks the guess that found the code."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     small, label = _font(13), _font(15)
@@ -53,13 +55,17 @@ def codes_left_chart(start: int, you: Sequence[int], bot: Sequence[int], *,
         draw.text((x(t), HEIGHT - BOTTOM + 8), str(t), fill=TEXT, font=small, anchor="mt")
     draw.text((LEFT + plot_w / 2, HEIGHT - 14), "guess", fill=TEXT, font=small, anchor="mm")
     draw.text((LEFT, 10), "codes still possible", fill=TEXT, font=label)
-    for path, colour, name, offset in ((bot, BOT, bot_label, 0), (you, YOU, you_label, 1)):
+    for path, colour, name, offset, won in ((bot, BOT, bot_label, 0, bot_won),
+                                            (you, YOU, you_label, 1, you_won)):
         if not path:
             continue
         points = [(x(t), y(v)) for t, v in enumerate((start, *path))]
         draw.line(points, fill=colour, width=3 + offset)
         for px, py in points:
             draw.ellipse([px - 4, py - 4, px + 4, py + 4], fill=colour)
+        if won:
+            px, py = points[-1]
+            draw.ellipse([px - 9, py - 9, px + 9, py + 9], outline=colour, width=3)
         key_x = WIDTH - RIGHT - 150 + 80 * offset - (80 if offset == 0 else 0)
         draw.rectangle([key_x, 12, key_x + 14, 24], fill=colour)
         draw.text((key_x + 20, 18), name, fill=TEXT, font=small, anchor="lm")

@@ -55,7 +55,8 @@ def build_report(source: Source) -> Report:
     """The analysis and its chart: CPU work, run it in a worker thread."""
     result = analyse(source.rules, source.turns, secret=source.secret)
     chart = codes_left_chart(source.rules.code_count, result.you_path, result.bot_path,
-                             you_label=source.player)
+                             you_label=source.player, you_won=result.solved,
+                             bot_won=bool(result.bot_path) and result.bot_path[-1] == 1)
     return Report(source, result, chart)
 
 
