@@ -217,7 +217,7 @@ async def test_rows_stay_one_line_and_names_are_cut_then_escaped(fake_discord, s
     line = row.embed["description"].splitlines()[0]
     assert line.startswith("-# ")  # past 5 pegs: small text, one line on a phone
     name = line.rsplit("` ", 1)[1]
-    assert name == "\\*\\*@ever\N{HORIZONTAL ELLIPSIS}"  # cut to 8 characters, then escaped
+    assert name == "\\*\\*@ev\N{HORIZONTAL ELLIPSIS}"  # cut to 6 characters, then escaped
     await slash(fake_discord, bot, world, "guess", user=sly, code=secret)
 
     await slash(fake_discord, bot, world, "mastermind new")

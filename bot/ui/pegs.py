@@ -70,9 +70,14 @@ def key_pegs(feedback: Feedback) -> str:
 
 
 
+#: Characters of a player's name that fit beside a row of so many pegs on a 400 px phone
+#: (measured with the renderer, whose fonts are a little wider than Discord's).
+NAME_WIDTHS = {2: 12, 3: 12, 4: 10, 5: 9, 6: 10, 7: 8, 8: 6}
+
+
 def name_width(rules: Rules) -> int:
     """How many characters of a player's name fit beside a row of this size on a phone."""
-    return 12 if rules.pegs <= LARGE_ROW else 8
+    return NAME_WIDTHS.get(rules.pegs, 6)
 
 
 def feedback_row(turn: int, code: Sequence[int], feedback: Feedback, rules: Rules,
