@@ -53,7 +53,8 @@ async def screens(scene: Scene, out: Path) -> dict[str, list[dict]]:
     (out / "analysis_chart.png").write_bytes(build_report(source_of_game(game)).chart)
 
     code = daily_code(scene.db, scene.bot)
-    for user, tries in ((alice, ["1122", "3456"]), (bob, ["1234"]), (carol, [])):
+    plays = ((alice, ["1122", "3456"]), (bob, ["1234"]), (carol, ["1123", "4456", "2331"]))
+    for user, tries in plays:
         for guess in [t for t in tries if t != code] + [code]:
             result = await scene.slash("daily play", user, guess=guess)
     found["daily_result"] = [scene.payload(result.message)]
