@@ -212,3 +212,29 @@ async def test_a_daily_guess_delivered_twice_is_stored_once(fake_discord, start_
     fake_discord.expect_violation(40060)  # Discord refuses the second answer
     await fake_discord.redeliver(bot, first)
     assert rows(db_path, "SELECT turn, code FROM daily_guesses") == [(1, code)]
+
+
+async def test_forget_me_deletes_daily_plays(fake_discord, start_bot, world, db_path,
+                                             wall_clock):
+    bot = await start_bot()
+    secret = todays_code(db_path, wall_clock.now)
+    for user in (world.alice, world.bob):
+        await daily(fake_discord, bot, user, world.guild, world.general, guess=secret)
+    await fake_discord.slash(bot, "mastermind new", user=world.alice, channel=world.general,
+                             guild=world.guild)
+    await fake_discord.slash(bot, "mastermind hint", user=world.alice, channel=world.general,
+                             guild=world.guild)
+    asked = await fake_discord.slash(bot, "mastermind forget-me", user=world.alice,
+                                     channel=world.general, guild=world.guild)
+    assert "daily plays" in asked.embed["description"]
+    await fake_discord.click(bot, asked.message, f"mmf:yes:{world.alice.id}", user=world.alice)
+    assert rows(db_path, "SELECT user_id FROM daily_plays") == [(world.bob.id,)]
+    assert rows(db_path, "SELECT COUNT(*) FROM daily_guesses WHERE user_id = ?",
+                (world.alice.id,)) == [(0,)]
+    assert rows(db_path, "SELECT user_id FROM hints") == [(0,)]
+    assert rows(db_path, "SELECT scope, plays FROM daily_tally ORDER BY scope") == [
+        (0, 1), (world.guild.id, 1)]
+    board = await daily(fake_discord, bot, world.bob, world.guild, world.general,
+                        "daily leaderboard")
+    assert "alice" not in board.embed["description"]
+    assert board.embed["footer"]["text"].startswith("1 of 1 solved · you are #1")

@@ -116,6 +116,23 @@ class DailyStore:
         return DailyPlay(day, user_id, play.guild_id, finish or "active", play.started_at,
                          now if finish else None, (*play.guesses, record))
 
+    async def forget(self, conn: aiosqlite.Connection, user_id: int) -> int:
+        """Delete a player's daily plays (their guesses go with them) and take their
+        finished ones off the day's tally; returns how many plays were deleted."""
+        async with conn.execute(
+            "SELECT day, guild_id, solved, guesses FROM daily_plays"
+            " WHERE user_id = ? AND status != 'active'", (user_id,),
+        ) as cur:
+            finished = await cur.fetchall()
+        for day, guild_id, solved, guesses in finished:
+            for scope in {guild_id or 0, 0}:
+                await conn.execute(
+                    "UPDATE daily_tally SET plays = plays - 1 WHERE day = ? AND scope = ?"
+                    " AND solved = ? AND guesses = ?", (day, scope, solved, guesses))
+        await conn.execute("DELETE FROM daily_guesses WHERE user_id = ?", (user_id,))
+        cur = await conn.execute("DELETE FROM daily_plays WHERE user_id = ?", (user_id,))
+        return cur.rowcount
+
     async def finished_days(self, conn: aiosqlite.Connection, user_id: int
                             ) -> list[tuple[str, bool]]:
         """``(day, solved)`` of every daily a player finished, oldest first."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import aiosqlite
 
-from ..core.records import GameRecord
+from ..core.records import FORGOTTEN, GameRecord
 from .games import StaleWrite
 
 
@@ -28,6 +28,12 @@ class HintStore:
             (game.id, level, user_id, text, now, action_id),
         )
         return game.with_changes(hints=level, updated_at=now)
+
+    async def forget(self, conn: aiosqlite.Connection, user_id: int) -> int:
+        """Unlink a user from the hints they asked for (the hints stay with their games)."""
+        cur = await conn.execute(
+            f"UPDATE hints SET user_id = {FORGOTTEN} WHERE user_id = ?", (user_id,))
+        return cur.rowcount
 
     async def of_game(self, conn: aiosqlite.Connection, game_id: int
                       ) -> list[tuple[int, int, str]]:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import aiosqlite
 
+from ..core.records import FORGOTTEN
+
 #: The settings columns, in the order rows are read and written (NULL = the default).
 COLUMNS = ("hints", "pegs", "colors", "max_guesses", "repeats", "idle_hours", "channels",
            "daily_posts")
@@ -48,6 +50,15 @@ class SettingsStore:
                 "INSERT INTO settings_log (guild_id, user_id, name, old_value, new_value,"
                 " changed_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, user_id, name, old, new, now, action_id))
+
+    async def forget(self, conn: aiosqlite.Connection, user_id: int) -> int:
+        """Unlink a user from the setting changes they made (the log keeps the changes)."""
+        await conn.execute(
+            f"UPDATE server_settings SET updated_by = {FORGOTTEN} WHERE updated_by = ?",
+            (user_id,))
+        cur = await conn.execute(
+            f"UPDATE settings_log SET user_id = {FORGOTTEN} WHERE user_id = ?", (user_id,))
+        return cur.rowcount
 
     async def recent(self, conn: aiosqlite.Connection, guild_id: int, limit: int
                      ) -> list[SettingChange]:

@@ -135,8 +135,9 @@ def forget_embed() -> discord.Embed:
     return discord.Embed(
         title="Delete your Mastermind data?",
         description=(
-            "This deletes your stats and leaderboard entries in every server and removes your "
-            "name from the guesses and replies you made. Games stay playable. It can't be undone."
+            "This deletes your stats, leaderboard entries and daily plays in every server and "
+            "removes your name from the guesses, replies, hints and setting changes you made. "
+            "Games stay playable. It can't be undone."
         ),
         colour=discord.Colour.red(),
     )

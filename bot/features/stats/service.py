@@ -15,6 +15,8 @@ from ...core.enums import Mode, Period
 from ...core.results import period_key, utc
 from ...store import Board, Database, GameStore, MatchStore, StandingRow, StatsStore
 from ...store.daily import DailyStore
+from ...store.hints import HintStore
+from ...store.settings import SettingsStore
 
 PAGE_SIZE = 10
 CLASSIC_SIZE = "4x6"
@@ -167,7 +169,11 @@ class StatsService:
 
     async def forget(self, user_id: int) -> dict[str, int]:
         async with self.db.transaction() as conn:
-            return await self.store.forget(conn, user_id)
+            counts = await self.store.forget(conn, user_id)
+            counts["dailies"] = await DailyStore().forget(conn, user_id)
+            counts["hints"] = await HintStore().forget(conn, user_id)
+            counts["settings"] = await SettingsStore().forget(conn, user_id)
+            return counts
 
 
 def streaks(days: set[str], today: dt.date) -> tuple[int, int]:
