@@ -41,7 +41,7 @@ class LookaheadBudget:
     rank_entries: int = 6_000_000
     #: Secrets the ranking is counted over when more are possible (a seeded sample).
     rank_secrets: int = 2_000
-    #: Largest set whose candidates are completed (larger: the best greedy candidate).
+    #: Codes the candidates are completed over (a seeded sample of larger sets; 0: none).
     rollout_limit: int = 1_500
     #: Candidates completed x codes completed, per decision (fewer candidates in big sets).
     rollout_codes: int = 8_000
@@ -113,17 +113,37 @@ def lookahead_decision(
         return Decision(booked, True, 0, 0)
     if possible is not None and len(possible) <= 2:
         return Decision(int(possible[0]), True, len(possible), 0)
-    s = space.all_indices() if possible is None else possible
     if possible is not None:
         perfect = perfect_guess(space, possible, played, budget.perfect_entries)
         if perfect is not None:
             return Decision(perfect, True, 0, len(possible))
     ranked, exact = rank_candidates(space, possible, played, history, seed, budget)
-    if len(s) > budget.rollout_limit or len(ranked) == 1:
-        return Decision(int(ranked[0]), exact, len(ranked), len(s))
+    s = _rollout_codes(space, possible, history, seed, budget)
+    if s is None or len(ranked) == 1:
+        return Decision(int(ranked[0]), exact, len(ranked), 0)
+    exact &= possible is None or len(s) == len(possible)
     ranked = ranked[: max(2, budget.rollout_codes // len(s))]
     totals = [rollout_total(space, s, int(g), budget) for g in ranked]
     return Decision(int(ranked[int(np.argmin(totals))]), exact, len(ranked), len(s))
+
+
+def _rollout_codes(
+    space: CodeSpace,
+    possible: np.ndarray | None,
+    history: bytes,
+    seed: int,
+    budget: LookaheadBudget,
+) -> np.ndarray | None:
+    """The codes the candidates are completed over: every possible code, or a seeded
+    sample of ``budget.rollout_limit`` of them in larger sets (None: no completion)."""
+    if budget.rollout_limit <= 0:
+        return None
+    if possible is None:
+        return space.all_indices() if space.size <= budget.rollout_limit else None
+    if len(possible) <= budget.rollout_limit:
+        return possible
+    rng = rng_for(seed, "lookahead completion", history)
+    return np.sort(rng.choice(possible, size=budget.rollout_limit, replace=False))
 
 
 def rank_candidates(
