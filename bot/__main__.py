@@ -13,6 +13,7 @@ import discord
 
 from .app import MastermindBot
 from .core.config import ConfigError, Settings
+from .metrics_endpoint import MetricsPortUnusable
 from .store import DatabaseUnusable
 from .ui.redaction import redact_logs
 
@@ -78,6 +79,8 @@ def main() -> int:
         return fail(FATAL_CLOSES[4014], 2)
     except DatabaseUnusable as exc:
         return fail(f"{exc}. Nothing was changed.", 2)
+    except MetricsPortUnusable as exc:
+        return fail(str(exc), 2)
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
         return fail(f"could not reach Discord ({type(exc).__name__}): check the network "
                     f"connection and try again.", 1)

@@ -13,8 +13,9 @@ from discord.ext import commands
 from engine import memory as engine_memory
 
 from .core.clock import Clock, system_clock
-from .core.config import DEFAULT_MEMORY_MB, Settings
+from .core.config import DEFAULT_MEMORY_MB, Settings, describe_database
 from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
+from .core.metrics import Metrics
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache
@@ -22,6 +23,7 @@ from .features.daily.service import DailyService
 from .features.match.service import MatchService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
+from .metrics_endpoint import MetricsEndpoint
 from .store import Database
 from .ui.ordering import InteractionOrder
 from .ui.responses import MastermindTree, UnknownButton
@@ -53,7 +55,15 @@ FEATURES = (
 )
 
 
-class MastermindBot(commands.Bot):
+class MastermindBot(commands.AutoShardedBot, commands.Bot):
+    """Runs the shards it is given (``shard_ids`` of ``shard_count``), or with no count one
+    connection with as many shards as Discord recommends (one for a small bot). Everything
+    that must hold across processes is in the database.
+
+    Also a ``commands.Bot`` (which adds nothing to ``BotBase`` and ``Client`` at run time), so
+    the features' cogs and ``isinstance(client, commands.Bot)`` checks take it as it is; the
+    sharded client's methods come first in the method order."""
+
     #: Built in ``setup_hook`` once the database is open; features take what they need.
     db: Database
     games: GameService
@@ -72,6 +82,9 @@ class MastermindBot(commands.Bot):
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         memory_budget: int = DEFAULT_MEMORY_MB * 2**20,
         clock: Clock = system_clock,
+        shard_count: int | None = None,
+        shard_ids: tuple[int, ...] | None = None,
+        metrics_port: int | None = None,
     ):
         # The bot has no voice features: don't warn about voice libraries on every start.
         discord.VoiceClient.warn_nacl = False
@@ -84,6 +97,8 @@ class MastermindBot(commands.Bot):
             tree_cls=MastermindTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=shard_count,
+            shard_ids=list(shard_ids) if shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.database_path = Path(database_path)
         self.dev_guild_id = dev_guild_id
@@ -94,6 +109,9 @@ class MastermindBot(commands.Bot):
         self.interaction_order = InteractionOrder()
         #: Set on shutdown: new interactions are refused with a "restarting" note.
         self.closing = False
+        self.metrics = Metrics()
+        self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
+                                  if metrics_port is not None else None)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MastermindBot:
@@ -102,12 +120,17 @@ class MastermindBot(commands.Bot):
             dev_guild_id=settings.dev_guild_id,
             idle_timeout=settings.idle_timeout,
             memory_budget=settings.memory_budget,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+            metrics_port=settings.metrics_port,
         )
 
     async def setup_hook(self) -> None:
         self._db = self.db = await Database.open(self.database_path)
-        log.info("database %s at schema version %s", self.database_path,
-                 await self.db.schema_version())
+        log.info("serving %s from database %s at schema version %s", self.serving(),
+                 describe_database(self.database_path), await self.db.schema_version())
+        if self._metrics_endpoint is not None:
+            await self._metrics_endpoint.start()
         self.games = GameService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
         self.breaker = BreakerService(self.games)
         # Half the memory budget for the engine's shared tables, half for solver sessions.
@@ -128,8 +151,19 @@ class MastermindBot(commands.Bot):
         self.add_dynamic_items(UnknownButton)
         await self.sync_commands()
 
+    def serving(self) -> str:
+        """Which shards this process runs, in words for the start-up line."""
+        if self.shard_count is None:
+            return "the shards Discord recommends (SHARD_COUNT not set)"
+        ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
+        return f"shards {', '.join(map(str, ids))} of {self.shard_count}"
+
+    def metrics_page(self) -> str:
+        return self.metrics.render(self.latencies)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.interaction_order.seen(interaction.id)
+        self.metrics.interaction_received()
 
     async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop taking interactions, let the running ones finish (up to ``grace`` seconds),
@@ -157,6 +191,8 @@ class MastermindBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self._metrics_endpoint is not None:
+                await self._metrics_endpoint.stop()
             if self._db is not None:
                 await self._db.close()
                 self._db = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dotenv import load_dotenv
 
@@ -14,6 +15,8 @@ DEFAULT_IDLE_HOURS = 24.0
 #: and the challenges' solver sessions (half each). Games of any size stay within it.
 DEFAULT_MEMORY_MB = 512
 MIN_MEMORY_MB = 64
+#: Discord's largest shard count for ordinary bots (the gateway refuses more than it needs).
+MAX_SHARDS = 4096
 
 
 class ConfigError(Exception):
@@ -28,12 +31,20 @@ class Settings:
     log_level: str
     idle_timeout: float  # seconds
     memory_budget: int = DEFAULT_MEMORY_MB * 2**20  # bytes
+    #: Shards in all (None: one connection, as many shards as Discord recommends) and the
+    #: ones this process runs (None: all of them).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    #: Local port of the Prometheus metrics endpoint (None: off).
+    metrics_port: int | None = None
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a log line
         return (
             f"Settings(token=<hidden>, database_path={str(self.database_path)!r}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
-            f"idle_timeout={self.idle_timeout}, memory_budget={self.memory_budget})"
+            f"idle_timeout={self.idle_timeout}, memory_budget={self.memory_budget}, "
+            f"shard_count={self.shard_count}, shard_ids={self.shard_ids}, "
+            f"metrics_port={self.metrics_port})"
         )
 
     __str__ = __repr__
@@ -73,4 +84,61 @@ class Settings:
             log_level=level,
             idle_timeout=idle,
             memory_budget=int(memory) * 2**20,
+            **_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
+            metrics_port=_metrics_port(os.environ.get("METRICS_PORT", "")),
         )
+
+
+def _shards(count_text: str, ids_text: str) -> dict[str, Any]:
+    """``SHARD_COUNT`` (shards in all) and ``SHARD_IDS`` (this process's: ``0,1`` or ``0-3``)."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards there are in all)")
+        return {"shard_count": None, "shard_ids": None}
+    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise ConfigError(f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS}, "
+                          f"got {count_text!r}")
+    count = int(count_text)
+    if not ids_text:
+        return {"shard_count": count, "shard_ids": None}
+    ids = _shard_ids(ids_text)
+    if ids is None or any(i >= count for i in ids):
+        raise ConfigError(f"SHARD_IDS must list shard numbers from 0 to {count - 1} (like "
+                          f"0,1 or 0-3), got {ids_text!r}")
+    return {"shard_count": count, "shard_ids": ids}
+
+
+def _shard_ids(text: str) -> tuple[int, ...] | None:
+    """``0,1`` / ``2-3`` / ``0, 4-5`` -> sorted unique ids, or None if malformed."""
+    ids: set[int] = set()
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            return None
+        ids.update(range(int(low), int(high if dash else low) + 1))
+    return tuple(sorted(ids)) or None
+
+
+def _metrics_port(text: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ConfigError(f"METRICS_PORT must be a port number (1-65535), or empty for no "
+                          f"metrics, got {text!r}")
+    return int(text)
+
+
+def describe_database(target: str | os.PathLike) -> str:
+    """How a log line names a database: a file path as it is, a URL with its password
+    masked (``postgresql://bot:***@db/mastermind``)."""
+    text = str(target)
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return text
+    credentials, at, host = rest.rpartition("@")
+    user, colon, _password = credentials.partition(":")
+    if not at or not colon:
+        return text
+    return f"{scheme}://{user}:***@{host}"

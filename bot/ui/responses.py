@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
+import time
 from typing import Any, TypeVar
 
 import discord
@@ -63,6 +65,26 @@ def begin(interaction: discord.Interaction) -> None:
                          "stored.")
     committed.set(False)  # tasks inherit the context they were made in: start clean
     on_write_wait.set(lambda: defer_once(interaction))
+    _time_reply(interaction)
+
+
+def _metrics(interaction: discord.Interaction) -> Any:
+    """The bot's operational counts (MastermindBot.metrics), if it keeps them."""
+    return getattr(interaction.client, "metrics", None)
+
+
+def _time_reply(interaction: discord.Interaction) -> None:
+    """Measure this interaction's handler, from now until its task (answer sent) is done."""
+    metrics, task = _metrics(interaction), asyncio.current_task()
+    if metrics is None or task is None:
+        return
+    started = time.perf_counter()
+    task.add_done_callback(lambda _: metrics.reply_took(time.perf_counter() - started))
+
+
+def _count_error(interaction: discord.Interaction, kind: str) -> None:
+    if (metrics := _metrics(interaction)) is not None:
+        metrics.error(kind)
 
 
 async def respond(interaction: discord.Interaction, *, embed: discord.Embed,
@@ -130,6 +152,7 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         return
     original = getattr(error, "original", error)
     if isinstance(original, discord.NotFound) and original.code == EXPIRED:
+        _count_error(interaction, "expired")
         log.warning("interaction %s expired before it was answered (move %s)", interaction.id,
                     "stored" if committed.get() else "not stored")
         return
@@ -163,6 +186,7 @@ def _describe_failure(interaction: discord.Interaction, error: BaseException
     was stored decides the words. Discord's own failures are warnings; the rest is a bug."""
     saved = committed.get()
     command = interaction.command.qualified_name if interaction.command else "component"
+    _count_error(interaction, "discord" if isinstance(error, discord.HTTPException) else "bug")
     if isinstance(error, discord.HTTPException):
         log.warning("Discord refused an answer in %s (interaction %s, move %s): %s", command,
                     interaction.id, "stored" if saved else "not stored", error)

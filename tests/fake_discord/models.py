@@ -62,6 +62,16 @@ class Snowflakes:
         self._last = max(self._last + 1, now)
         return self._last
 
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake that, as a guild id, lands on shard ``shard_id`` of
+        ``shard_count`` (``(id >> 22) % shard_count``): its timestamp is moved forward by up
+        to ``shard_count - 1`` ms, so ids stay unique and increasing."""
+        candidate = self()
+        step = (shard_id - (candidate >> 22)) % shard_count
+        if step:
+            self._last = ((candidate >> 22) + step) << 22
+        return self._last
+
 
 @dataclass(eq=False)
 class FakeUser:

@@ -5,9 +5,15 @@ For smoke tests that run the bot as it runs in production (``python -m bot``, or
 in-process harness uses, so every rule and limit applies identically.
 
 Gateway: HELLO on connect, HEARTBEAT -> HEARTBEAT_ACK, IDENTIFY -> READY then one GUILD_CREATE
-per guild, REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, RESUME -> RESUMED. The server pushes
-INTERACTION_CREATE (``slash``/``click``) and MESSAGE_CREATE/UPDATE/DELETE for messages the bot
-posts in guild channels (when the session's intents ask for them).
+per guild of the session's shard, REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK,
+RESUME -> RESUMED. The server pushes INTERACTION_CREATE (``slash``/``click``) and
+MESSAGE_CREATE/UPDATE/DELETE for messages the bot posts in guild channels (when the session's
+intents ask for them).
+
+Shards: IDENTIFY may carry ``shard: [id, count]`` (default ``[0, 1]``). As on Discord, a guild's
+events and interactions go only to the session of shard ``(guild_id >> 22) % count`` (direct
+messages to shard 0); ``GET /gateway/bot`` recommends ``state.recommended_shards``. Use
+``state.create_guild(..., shard=(id, count))`` for a guild on a given shard.
 
 Pointing discord.py at it: in-process, ``with server.redirect(): ...`` patches
 ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``; for a
@@ -62,6 +68,8 @@ class GatewaySession:
         self.received: list[dict[str, Any]] = []
         self.sent: list[dict[str, Any]] = []
         self.guild_versions: dict[int, str] = {}
+        #: ``(shard id, shard count)`` from IDENTIFY (or the resumed session's).
+        self.shard: tuple[int, int] = (0, 1)
         self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
 
@@ -93,6 +101,26 @@ class GatewaySession:
     def wants(self, intent: int) -> bool:
         return bool(self.intents & intent)
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets the guild's events (DMs: shard 0)."""
+        shard_id, count = self.shard
+        return shard_of(guild_id, count) == shard_id
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """Discord's rule: ``(guild_id >> 22) % shard_count``; direct messages go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def _shard(value: Any) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard`` field as ``(id, count)``, or None if it is not a valid shard."""
+    if value is None:
+        return (0, 1)
+    if (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+            and 0 <= value[0] < value[1]):
+        return (value[0], value[1])
+    return None
+
 
 class FakeDiscordServer:
     """A fake Discord listening on 127.0.0.1 (an ephemeral port)."""
@@ -115,6 +143,8 @@ class FakeDiscordServer:
         self.allow_privileged_intents = allow_privileged_intents
         self.timeout = timeout
         self.sessions: list[GatewaySession] = []
+        #: session id -> shard, so a RESUME continues the shard it identified with
+        self._shards: dict[str, tuple[int, int]] = {}
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
         self._listeners_installed = False
@@ -274,7 +304,12 @@ class FakeDiscordServer:
             if intents & PRIVILEGED_INTENTS and not self.allow_privileged_intents:
                 await session.close(4014, "Disallowed intent(s).")
                 return
-            session.identify_payload, session.intents = d, intents
+            shard = _shard(d.get("shard"))
+            if shard is None:
+                await session.close(4010, "Invalid shard.")
+                return
+            session.identify_payload, session.intents, session.shard = d, intents, shard
+            self._shards[session.session_id] = shard
             self._send_ready(session)
             session.identified.set()
             self._changed.set()
@@ -282,6 +317,9 @@ class FakeDiscordServer:
             if d.get("token") != self.state.token:
                 await session.close(4004, "Authentication failed.")
                 return
+            resumed = str(d.get("session_id"))
+            if resumed in self._shards:
+                session.session_id, session.shard = resumed, self._shards[resumed]
             session.dispatch("RESUMED", {})
             session.identified.set()
         elif op == REQUEST_MEMBERS:
@@ -309,11 +347,12 @@ class FakeDiscordServer:
             {
                 "v": 10,
                 "user": user,
-                "guilds": [{"id": str(g), "unavailable": True} for g in st.guilds],
+                "guilds": [{"id": str(g), "unavailable": True} for g in st.guilds
+                           if session.serves(g)],
                 "session_id": session.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
+                "shard": list(session.shard),
                 "application": {"id": str(st.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -326,7 +365,8 @@ class FakeDiscordServer:
         )
         if session.wants(INTENT_GUILDS):
             for guild in st.guilds.values():
-                self._send_guild(session, guild, force=True)
+                if session.serves(guild.id):
+                    self._send_guild(session, guild, force=True)
 
     def _send_guild(
         self, session: GatewaySession, guild: FakeGuild, *, force: bool = False
@@ -343,7 +383,7 @@ class FakeDiscordServer:
             return
         chan = self.state.channels.get(msg.channel_id)
         for session in self.sessions:
-            if not session.identified.is_set():
+            if not session.identified.is_set() or not session.serves(msg.guild_id):
                 continue
             intent = INTENT_DIRECT_MESSAGES if chan is None or chan.is_dm else INTENT_GUILD_MESSAGES
             if not session.wants(intent):
@@ -362,14 +402,19 @@ class FakeDiscordServer:
             session.dispatch("MESSAGE_CREATE" if kind == "create" else "MESSAGE_UPDATE", data)
 
     # --------------------------------------------------------------------- test driver
-    async def wait_for_session(self, timeout: float | None = None) -> GatewaySession:
-        """The first identified gateway session (waits for a client to IDENTIFY)."""
+    async def wait_for_session(
+        self, timeout: float | None = None, *, guild_id: int | None = None
+    ) -> GatewaySession:
+        """The first identified gateway session of the shard that serves ``guild_id`` (waits
+        for a client to IDENTIFY on it)."""
+
+        def ready() -> list[GatewaySession]:
+            return [s for s in self.sessions if s.identified.is_set() and s.serves(guild_id)]
+
         await self.wait_until(
-            lambda: any(s.identified.is_set() for s in self.sessions),
-            timeout=timeout,
-            what="a client to connect and IDENTIFY",
+            ready, timeout=timeout, what=f"a client to connect and IDENTIFY (guild {guild_id})"
         )
-        return next(s for s in self.sessions if s.identified.is_set())
+        return ready()[0]
 
     async def wait_until(
         self, predicate: Callable[[], Any], *, timeout: float | None = None, what: str = "condition"
@@ -387,9 +432,18 @@ class FakeDiscordServer:
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.05))
 
     async def send_interaction(
-        self, rec: InteractionRecord, *, timeout: float | None = None, expect_response: bool = True
+        self,
+        rec: InteractionRecord,
+        *,
+        timeout: float | None = None,
+        expect_response: bool = True,
+        session: GatewaySession | None = None,
     ) -> InteractionResult:
-        session = await self.wait_for_session(timeout)
+        """Dispatch ``rec`` to the session of its guild's shard (or to ``session``: e.g. the
+        same interaction to a second process, as in a deploy) and wait for the answer."""
+        guild_id = rec.guild.id if rec.guild is not None else None
+        if session is None:
+            session = await self.wait_for_session(timeout, guild_id=guild_id)
         if rec.guild is not None and session.wants(INTENT_GUILDS):
             self._send_guild(session, rec.guild)
         session.dispatch("INTERACTION_CREATE", rec.payload)
@@ -470,8 +524,10 @@ class FakeDiscordServer:
     def announce_guild(self, guild: FakeGuild) -> None:
         """Send GUILD_CREATE for ``guild`` (e.g. created after READY) to every session."""
         for session in self.sessions:
-            if session.identified.is_set() and session.wants(INTENT_GUILDS):
+            if session.identified.is_set() and session.wants(INTENT_GUILDS) and session.serves(
+                guild.id
+            ):
                 self._send_guild(session, guild)
 
 
-__all__ = ["FakeDiscordServer", "GatewaySession"]
+__all__ = ["FakeDiscordServer", "GatewaySession", "shard_of"]

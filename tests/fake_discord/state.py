@@ -291,6 +291,9 @@ class DiscordState:
         self.violations: list[Violation] = []
         self.faults: list[Fault] = []
         self.gateway_url: str = "wss://gateway.invalid/"
+        #: What ``GET /gateway/bot`` recommends (discord.py's AutoShardedClient starts this many
+        #: shards when it is not told a count).
+        self.recommended_shards: int = 1
         self.message_listeners: list[Callable[[str, FakeMessage], None]] = []
         self.request_listeners: list[Callable[[RecordedRequest], None]] = []
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
@@ -312,10 +315,12 @@ class DiscordState:
         everyone_permissions: int | discord.Permissions | None = None,
         bot_permissions: int | discord.Permissions | None = None,
         channels: Iterable[str] = ("general",),
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
+        """A guild (with ``channels``); ``shard=(id, count)`` picks an id on that shard."""
         from .models import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS
 
-        gid = self.snowflake()
+        gid = self.snowflake.on_shard(*shard) if shard is not None else self.snowflake()
         owner = owner or self.owner
         guild = FakeGuild(gid, name, owner.id, bot_role_id=self.snowflake())
         everyone = (
@@ -919,7 +924,7 @@ class DiscordState:
             200,
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

@@ -1,0 +1,48 @@
+"""The optional ``METRICS_PORT`` endpoint: ``GET /metrics`` on 127.0.0.1 in the Prometheus
+text format (aiohttp, which discord.py already depends on). Loopback only: a scraper on the
+same machine, or a tunnel, reads it; nothing is exposed to the network."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from aiohttp import web
+
+log = logging.getLogger(__name__)
+
+
+class MetricsPortUnusable(RuntimeError):
+    """The metrics port can't be listened on (taken, or not allowed)."""
+
+HOST = "127.0.0.1"
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+class MetricsEndpoint:
+    def __init__(self, port: int, page: Callable[[], str]) -> None:
+        self.port = port
+        self.page = page
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/metrics", self._serve)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        try:
+            await web.TCPSite(self._runner, HOST, self.port).start()
+        except OSError as exc:
+            await self.stop()
+            raise MetricsPortUnusable(
+                f"METRICS_PORT {self.port} can't be used on {HOST} ({exc.strerror or exc}): "
+                f"choose another port, or leave METRICS_PORT empty for no metrics") from None
+        log.info("metrics at http://%s:%d/metrics", HOST, self.port)
+
+    async def _serve(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.page().encode(), headers={"Content-Type": CONTENT_TYPE})
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None

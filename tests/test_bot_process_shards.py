@@ -1,0 +1,247 @@
+"""Shards and several processes: ``python -m bot`` twice against the loopback fake Discord,
+``SHARD_COUNT=4`` with shards 0,1 in one process and 2,3 in the other, on one SQLite file
+(WAL lets processes on one machine share it).
+
+What must hold across processes lives in the database: games in guilds of different shards
+are played at once, a process killed mid-game is restarted and its games go on, and one
+interaction delivered to both processes is stored once. Also: the start-up line names the
+shards and the database, and ``METRICS_PORT`` serves the Prometheus text format on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import signal
+import socket
+from collections.abc import Iterable
+from pathlib import Path
+
+import aiohttp
+from fake_discord.models import FakeGuild, FakeUser
+from fake_discord.server import FakeDiscordServer, GatewaySession, shard_of
+from test_bot_process import (
+    STEP,
+    BotProcess,
+    board_rows,
+    bot_process,
+    clean_environ,
+    query,
+    score,
+)
+
+#: Two processes, each waiting 5 s between its two shards' IDENTIFYs (Discord's rule, kept
+#: by discord.py), one of them started twice.
+BUDGET = 90.0
+SHARDS = 4
+#: A guess that is never the secret (the secrets are drawn from 1-6).
+WRONG = ("1111", "2222", "3333")
+
+
+def shard_env(server: FakeDiscordServer, db: Path, shard_ids: str, **extra: str
+              ) -> dict[str, str]:
+    env = server.env(clean_environ())
+    env.update(DISCORD_TOKEN=server.state.token, DATABASE_PATH=str(db), LOG_LEVEL="INFO",
+               SHARD_COUNT=str(SHARDS), SHARD_IDS=shard_ids)
+    env.update(extra)
+    return env
+
+
+def sessions_of(server: FakeDiscordServer, shard_ids: Iterable[int]) -> list[GatewaySession]:
+    return [s for s in server.sessions
+            if s.identified.is_set() and s.shard[0] in shard_ids and s.shard[1] == SHARDS]
+
+
+async def wait_shards(server: FakeDiscordServer, bot: BotProcess, shard_ids: tuple[int, ...]
+                      ) -> None:
+    """The process identified on each of its shards and handled their READY."""
+    await server.wait_until(
+        lambda: bot.returncode is not None or len(sessions_of(server, shard_ids)) == len(
+            shard_ids), timeout=3 * STEP, what=f"shards {shard_ids} to IDENTIFY")
+    for shard in shard_ids:
+        await bot.wait_for_log(f"Shard ID {shard} has connected to Gateway", timeout=STEP)
+    await server.wait_until(
+        lambda: {"mastermind", "guess"} <= {c["name"] for c in server.state.global_commands},
+        timeout=STEP, what="the global commands")
+
+
+def secret(db: Path, guild: FakeGuild) -> str:
+    channel = next(iter(guild.channels.values()))
+    ((code,),) = query(db, "SELECT secret FROM games WHERE channel_id = ? AND status = 'active'",
+                       channel.id)
+    return code
+
+
+async def guess(server: FakeDiscordServer, guild: FakeGuild, user: FakeUser, code: str
+                ) -> dict:
+    res = await server.slash("guess", user=user, guild=guild, code=code)
+    assert res.response is not None and not res.response.ephemeral, res.embeds
+    return res.embeds[0]
+
+
+def routed(server: FakeDiscordServer, guild: FakeGuild) -> set[tuple[int, int]]:
+    """The shards that got an interaction from ``guild``."""
+    return {s.shard for s in server.sessions for m in s.sent
+            if m["t"] == "INTERACTION_CREATE" and m["d"].get("guild_id") == str(guild.id)}
+
+
+async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
+        tmp_path: Path) -> None:
+    db = tmp_path / "shared.sqlite3"
+    async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
+        state = server.state
+        guilds = [state.create_guild(f"Shard {k}", shard=(k, SHARDS)) for k in range(SHARDS)]
+        assert [shard_of(g.id, SHARDS) for g in guilds] == [0, 1, 2, 3]
+        alice, bob = state.create_user("alice"), state.create_user("bob")
+        players = {"alice": alice.id, "bob": bob.id}
+        env_a, env_b = shard_env(server, db, "0,1"), shard_env(server, db, "2-3")
+
+        async with contextlib.AsyncExitStack() as stack:
+            # ---- A and B each identify on their two shards and say what they serve. B starts
+            # once A has migrated the new file (two first starts at once race to migrate it).
+            bot_a = await stack.enter_async_context(bot_process(env_a, tmp_path))
+            await bot_a.wait_for_log("serving shards")
+            bot_b = await stack.enter_async_context(bot_process(env_b, tmp_path))
+            await wait_shards(server, bot_a, (0, 1))
+            await wait_shards(server, bot_b, (2, 3))
+            assert f"serving shards 0, 1 of 4 from database {db}" in bot_a.output
+            assert f"serving shards 2, 3 of 4 from database {db}" in bot_b.output
+
+            # ---- a game in each guild, all started and played at once
+            starts = await asyncio.gather(*(
+                server.slash("mastermind new", user=alice, guild=g) for g in guilds))
+            assert all(r.embeds[0]["title"] == "Mastermind: break the code!" for r in starts)
+            for k, g in enumerate(guilds):
+                assert routed(server, g) == {(k, SHARDS)}, "only the guild's shard gets it"
+            secrets = {g.id: secret(db, g) for g in guilds}
+            expected: dict[int, list[tuple[int, str, int, int, int]]] = {g.id: [] for g in guilds}
+            for turn, (code, player) in enumerate(zip(WRONG[:2], (alice, bob), strict=True), 1):
+                boards = await asyncio.gather(*(
+                    guess(server, g, player, code) for g in guilds))
+                for g, board in zip(guilds, boards, strict=True):
+                    expected[g.id].append((turn, code, *score(secrets[g.id], code), player.id))
+                    assert board_rows(board, players) == expected[g.id]
+
+            # ---- kill A mid-game: B's games go on meanwhile
+            bot_a.proc.kill()
+            assert await bot_a.finish() == -signal.SIGKILL
+            await server.wait_until(lambda: not sessions_of(server, (0, 1)), timeout=STEP,
+                                    what="A's shards to disconnect")
+            board = await guess(server, guilds[2], alice, WRONG[2])
+            expected[guilds[2].id].append((3, WRONG[2], *score(secrets[guilds[2].id],
+                                                               WRONG[2]), alice.id))
+            assert board_rows(board, players) == expected[guilds[2].id]
+
+            # ---- A again on the same file: its games are where they were
+            async with bot_process(env_a, tmp_path) as bot_a2:
+                await wait_shards(server, bot_a2, (0, 1))
+                for g in guilds[:2]:
+                    res = await server.slash("mastermind board", user=bob, guild=g)
+                    assert board_rows(res.embeds[0], players) == expected[g.id]
+
+                # ---- one interaction delivered to both processes is stored once
+                target = guilds[3]
+                rec = state.new_command_interaction(
+                    "guess", user=bob, channel=next(iter(target.channels.values())),
+                    guild=target, options={"code": WRONG[2]},
+                    context_keywords=["user", "channel", "guild"])
+                to_b = sessions_of(server, (3,))[0]
+                to_a = sessions_of(server, (0,))[0]
+                await asyncio.gather(server.send_interaction(rec, session=to_b),
+                                     server.send_interaction(rec, session=to_a))
+                await server.wait_until(lambda: rec.callback_attempts >= 2, timeout=STEP,
+                                        what="both processes to answer")
+                assert query(db, "SELECT COUNT(*) FROM guesses WHERE interaction_id = ?",
+                             rec.id) == [(1,)]
+                assert {v.code for v in state.violations} == {40060}, state.violations
+                assert len(state.violations) == 1, "Discord took one answer, refused the other"
+                expected[target.id].append((3, WRONG[2], *score(secrets[target.id], WRONG[2]),
+                                            bob.id))
+                res = await server.slash("mastermind board", user=alice, guild=target)
+                assert board_rows(res.embeds[0], players) == expected[target.id]
+
+                # ---- every game won, in whichever process serves its guild
+                boards = await asyncio.gather(*(
+                    guess(server, g, alice, secrets[g.id]) for g in guilds))
+                assert all(b["title"].startswith("Code broken in") for b in boards), boards
+                assert query(db, "SELECT status, COUNT(*) FROM games GROUP BY 1") == [
+                    ("won", SHARDS)]
+                assert await bot_a2.stop(signal.SIGTERM) == 0
+            assert await bot_b.stop(signal.SIGTERM) == 0
+        outputs = (bot_a.output, bot_a2.output, bot_b.output)
+    for output in outputs:
+        assert "Traceback" not in output, output
+        assert state.token not in output
+    assert "database closed" in bot_a2.output and "database closed" in bot_b.output
+    assert not Path(f"{db}-wal").exists(), "the last process to close removes the WAL"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+SAMPLE = re.compile(r"^([a-z_]+)(\{[^}]*\})? (\S+)$")
+
+
+def samples(page: str) -> dict[str, float]:
+    """``name{labels}`` -> value for each sample line of a Prometheus text page."""
+    out = {}
+    for line in page.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        match = SAMPLE.match(line)
+        assert match, f"not a Prometheus sample line: {line!r}"
+        out[match[1] + (match[2] or "")] = float(match[3])
+    return out
+
+
+async def test_metrics_endpoint_on_loopback(tmp_path: Path) -> None:
+    db = tmp_path / "metrics.sqlite3"
+    port = free_port()
+    async with asyncio.timeout(BUDGET), FakeDiscordServer(heartbeat_interval_ms=200) as server:
+        state = server.state
+        guild = state.create_guild("Metrics", shard=(1, SHARDS))
+        alice = state.create_user("alice")
+        env = shard_env(server, db, "1", METRICS_PORT=str(port))
+        async with bot_process(env, tmp_path) as bot, aiohttp.ClientSession() as http:
+            await wait_shards(server, bot, (1,))
+            assert f"metrics at http://127.0.0.1:{port}/metrics" in bot.output
+            await server.slash("mastermind new", user=alice, guild=guild)
+            await server.slash("guess", user=alice, guild=guild, code="9999")  # refused: 1-6
+            await guess(server, guild, alice, WRONG[0])
+            await server.wait_until(lambda: server.sessions[0].heartbeats > 0, timeout=STEP,
+                                    what="a heartbeat")
+            async with http.get(f"http://127.0.0.1:{port}/metrics") as resp:
+                assert resp.status == 200
+                assert resp.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+                page = await resp.text()
+            values = samples(page)
+            assert "# TYPE mastermind_reply_seconds histogram" in page
+            assert values["mastermind_interactions_total"] == 3
+            assert values["mastermind_reply_seconds_count"] == 3
+            assert values['mastermind_reply_seconds_bucket{le="+Inf"}'] == 3
+            assert 0 < values["mastermind_reply_seconds_sum"] < 3 * STEP
+            assert values['mastermind_interaction_errors_total{kind="bug"}'] == 0
+            assert 0 <= values['mastermind_gateway_latency_seconds{shard="1"}'] < STEP
+            assert "mastermind_interactions_per_second" in values
+            assert await bot.stop(signal.SIGTERM) == 0
+    assert "Traceback" not in bot.output, bot.output
+
+
+async def test_a_taken_metrics_port_exits_2_with_one_line(tmp_path: Path) -> None:
+    async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            env = shard_env(server, tmp_path / "m.sqlite3", "", METRICS_PORT=str(port))
+            async with bot_process(env, tmp_path) as bot:
+                assert await bot.finish() == 2
+    ours = [line for line in bot.stderr if line.startswith("mastermind-bot:")]
+    assert len(ours) == 1, bot.output
+    assert f"METRICS_PORT {port} can't be used on 127.0.0.1" in ours[0]
+    assert "choose another port" in ours[0]
+    assert "Traceback" not in bot.output, bot.output
