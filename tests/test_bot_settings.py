@@ -164,3 +164,18 @@ async def test_settings_survive_a_restart(fake_discord, start_bot, world, admin,
     shown = await settings(fake_discord, bot, world, admin)
     assert fields(shown)["Hints (/mastermind hint)"] == "off"
     assert "3 pegs" in fields(shown)["Default rules for /mastermind new"]
+
+
+async def test_a_change_through_another_process_applies_here(fake_discord, start_bot, world,
+                                                             admin, db_path):
+    """Two bots on one database (two shards' processes): one changes a setting, the other
+    picks it up at its next re-read (every RELOAD_SECONDS)."""
+    here = await start_bot()
+    there = await start_bot()
+    await fake_discord.slash(here, "mastermind new", user=world.alice, channel=world.general,
+                             guild=world.guild)
+    await settings(fake_discord, here, world, admin, hints=False)
+    await there.get_cog("settings").reload()  # what its loop runs
+    refused = await fake_discord.slash(there, "mastermind hint", user=world.alice,
+                                       channel=world.general, guild=world.guild)
+    assert refused.ephemeral and refused.embed["title"] == "Hints are off here"

@@ -3,8 +3,10 @@ with Manage Server, each change logged with who made it."""
 
 from __future__ import annotations
 
+import logging
+
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from engine import Rules
 
@@ -23,9 +25,29 @@ def rules_for(interaction: discord.Interaction, pegs: int | None, colors: int | 
                       default.repeats if repeats is None else repeats)
 
 
+log = logging.getLogger(__name__)
+
+#: Seconds between re-reads of every server's settings: a change made through another
+#: process on the same database (another shard) applies here within this time.
+RELOAD_SECONDS = 15.0
+
+
 class SettingsCog(commands.Cog, name="settings"):
     def __init__(self, service: SettingsService):
         self.service = service
+
+    async def cog_load(self) -> None:
+        self.reload.start()
+
+    async def cog_unload(self) -> None:
+        self.reload.cancel()
+
+    @tasks.loop(seconds=RELOAD_SECONDS)
+    async def reload(self) -> None:
+        try:
+            await self.service.load()
+        except Exception as exc:  # closing, or the disk: keep the settings already read
+            log.warning("could not re-read the server settings: %s", exc)
 
     async def settings(self, interaction: discord.Interaction, asked: Changes) -> None:
         assert interaction.guild_id is not None  # guild-only

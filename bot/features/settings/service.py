@@ -131,10 +131,16 @@ class SettingsService:
         self.default_idle_hours = default_idle_hours
         self.store = SettingsStore()
         self._cache: dict[int, ServerSettings] = {}
+        #: Bumped by every change made here, so a re-read that started before it can't
+        #: put the old settings back.
+        self._changes = 0
 
     async def load(self) -> None:
+        """(Re-)read every server's settings (another process may have changed them)."""
+        before = self._changes
         rows = await self.store.all(await self.db.reader())
-        self._cache = {guild: ServerSettings.from_row(row) for guild, row in rows.items()}
+        if self._changes == before:
+            self._cache = {guild: ServerSettings.from_row(row) for guild, row in rows.items()}
 
     def get(self, guild_id: int | None) -> ServerSettings:
         return self._cache.get(guild_id or 0, ServerSettings())
@@ -171,6 +177,7 @@ class SettingsService:
                 await self.store.save(conn, guild_id, after.values(), changes, user_id=user_id,
                                       now=self.clock(), action_id=action_id)
             self._cache[guild_id] = after
+            self._changes += 1
         return after, [name for name, _, _ in changes]
 
     async def recent(self, guild_id: int) -> list[SettingChange]:
