@@ -44,7 +44,8 @@ from .state import ApiRequest, DiscordState, InteractionRecord, RecordedRequest
 REDIRECT_DIR = Path(__file__).with_name("_redirect")
 
 # gateway opcodes
-DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBERS = range(8)
+DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, VOICE_PING, RESUME, RECONNECT = range(8)
+REQUEST_MEMBERS = 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
 
 INTENT_GUILDS = 1 << 0
