@@ -25,6 +25,7 @@ from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
 from .store import Database
+from .ui import boards
 from .ui.ordering import InteractionOrder
 from .ui.responses import MastermindTree, UnknownButton
 
@@ -34,7 +35,8 @@ log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 10.0
 #: Names discord.py gives the tasks that run a command, a button or a modal.
 _INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-",
-                      "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-")
+                      "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-",
+                      boards.TASK_NAME)
 
 
 def _answers_an_interaction(task: asyncio.Task) -> bool:

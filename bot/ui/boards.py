@@ -7,10 +7,16 @@ as a task of its own, outside the interaction's context (it is no part of that a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
+import logging
 
+import aiohttp
 import discord
+
+log = logging.getLogger(__name__)
+
+#: Name of the tasks that shrink boards: shutdown waits for them like for interactions.
+TASK_NAME = "mastermind-board-collapse"
 
 _running: set[asyncio.Task[None]] = set()  # strong references until each task ends
 
@@ -25,9 +31,11 @@ async def collapse(interaction: discord.Interaction, message_id: int | None, lin
     partial = getattr(channel, "get_partial_message", None)
     if not message_id or partial is None:
         return
-    with contextlib.suppress(discord.HTTPException):
+    try:
         await partial(message_id).edit(content=line[:2000] or None,
                                        embeds=[embed] if embed else [], view=view)
+    except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as exc:
+        log.info("board %s left as it was: %s", message_id, exc)
 
 
 def collapse_soon(interaction: discord.Interaction, message_id: int | None, line: str = "",
@@ -38,6 +46,6 @@ def collapse_soon(interaction: discord.Interaction, message_id: int | None, line
         return
     task = asyncio.get_running_loop().create_task(
         collapse(interaction, message_id, line, embed=embed, view=view),
-        context=contextvars.Context())
+        name=f"{TASK_NAME}-{message_id}", context=contextvars.Context())
     _running.add(task)
     task.add_done_callback(_running.discard)
