@@ -8,7 +8,7 @@ from engine import Code, example, format_code
 
 from ...core.errors import DailyAlreadyPlayed, DailyNotFinished
 from ...store.daily import DailyPlay
-from ...ui.messages import guesses, mention, says
+from ...ui.messages import guesses, mention, player_name, says
 from ...ui.pegs import code_line, feedback_row, legend, share_row
 from ..analysis.buttons import AnalyseButton
 from .service import DAILY_RULES, DailyRaced, DailyRepeat, DayStanding
@@ -69,7 +69,7 @@ def share_text(play: DailyPlay, user_id: int) -> str:
 def leaderboard_embed(standing: DayStanding, scope_name: str) -> discord.Embed:
     lines = []
     for i, row in enumerate(standing.rows, start=1):
-        name = discord.utils.escape_markdown(row.name)[:40]
+        name = player_name(row.name)
         how = guesses(row.guesses) if row.solved else "not solved"
         lines.append(f"`#{i:>2}` **{name}** · {how}")
     embed = discord.Embed(
