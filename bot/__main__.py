@@ -26,8 +26,9 @@ REJECTED_TOKEN = (
 #: Gateway close codes that no retry can fix: the operator must change something.
 FATAL_CLOSES = {
     4004: REJECTED_TOKEN,
-    4010: "Discord refused the shard settings (invalid shard).",
-    4011: "Discord requires sharding for this many servers.",
+    4010: "Discord refused the shard settings (invalid shard): check SHARD_COUNT and SHARD_IDS.",
+    4011: "Discord requires more shards for this many servers: raise SHARD_COUNT, or leave it "
+          "empty to use as many as Discord recommends.",
     4012: "Discord refused the gateway version: update discord.py.",
     4013: "Discord refused the requested intents (invalid intents).",
     4014: "Discord refused a privileged intent: enable it in the Developer Portal or drop it.",

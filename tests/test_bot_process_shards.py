@@ -245,3 +245,15 @@ async def test_a_taken_metrics_port_exits_2_with_one_line(tmp_path: Path) -> Non
     assert f"METRICS_PORT {port} can't be used on 127.0.0.1" in ours[0]
     assert "choose another port" in ours[0]
     assert "Traceback" not in bot.output, bot.output
+
+
+async def test_too_few_shards_exits_2_saying_to_raise_shard_count(tmp_path: Path) -> None:
+    async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
+        server.state.required_shards = 2
+        env = shard_env(server, tmp_path / "s.sqlite3", "", SHARD_COUNT="1")
+        async with bot_process(env, tmp_path) as bot:
+            assert await bot.finish() == 2
+    ours = [line for line in bot.stderr if line.startswith("mastermind-bot:")]
+    assert len(ours) == 1, bot.output
+    assert "raise SHARD_COUNT" in ours[0] and "(gateway closed with 4011)" in ours[0]
+    assert "Traceback" not in bot.output, bot.output

@@ -309,6 +309,9 @@ class FakeDiscordServer:
             if shard is None:
                 await session.close(4010, "Invalid shard.")
                 return
+            if shard[1] < self.state.required_shards:
+                await session.close(4011, "Sharding required.")
+                return
             session.identify_payload, session.intents, session.shard = d, intents, shard
             self._shards[session.session_id] = shard
             self._send_ready(session)

@@ -294,6 +294,8 @@ class DiscordState:
         #: What ``GET /gateway/bot`` recommends (discord.py's AutoShardedClient starts this many
         #: shards when it is not told a count).
         self.recommended_shards: int = 1
+        #: The fewest shards IDENTIFY may use (more and Discord closes with 4011).
+        self.required_shards: int = 1
         self.message_listeners: list[Callable[[str, FakeMessage], None]] = []
         self.request_listeners: list[Callable[[RecordedRequest], None]] = []
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
