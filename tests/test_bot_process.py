@@ -36,6 +36,9 @@ BOT_VARIABLES = (
     "DEV_GUILD_ID",
     "LOG_LEVEL",
     "IDLE_TIMEOUT_HOURS",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "METRICS_PORT",
 )
 
 #: ANSI colour codes (discord.py colours its log lines on a tty, and always inside Docker).
