@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import shutil
 import sqlite3
 
@@ -140,3 +142,18 @@ def test_settings_from_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("DEV_GUILD_ID", "general")
     with pytest.raises(ConfigError, match="DEV_GUILD_ID must be a server id"):
         Settings.from_env(env_file=None)
+
+
+async def test_two_processes_starting_at_once_apply_each_migration_once(tmp_path):
+    """Two bot processes on one new file: both open it at the same moment; each migration is
+    applied once, by whichever takes the write lock first, and neither fails."""
+    path = tmp_path / "race.sqlite3"
+    first, second = await asyncio.gather(Database.open(path), Database.open(path))
+    try:
+        assert await first.schema_version() == await second.schema_version() > 0
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations")]
+        assert versions == sorted(set(versions)) and len(versions) == len(migration_files())
+    finally:
+        await first.close()
+        await second.close()

@@ -150,6 +150,13 @@ class Database:
                 continue
             statements = path.read_text(encoding="utf-8")
             async with self.transaction() as conn:
+                # Read under the write lock: another process starting at the same moment
+                # may have applied it since (each version is applied exactly once).
+                async with conn.execute(
+                    "SELECT 1 FROM schema_migrations WHERE version = ?", (version,)
+                ) as cur:
+                    if await cur.fetchone() is not None:
+                        continue
                 try:
                     for statement in _split_sql(statements):
                         await conn.execute(statement)
