@@ -102,11 +102,14 @@ class Database:
         connection.row_factory = aiosqlite.Row
         db = cls(connection, path)
         try:
+            # Start-up has no 3 s window: wait as long as a deferred write would for another
+            # process that is creating or migrating the same file.
+            await connection.execute(f"PRAGMA busy_timeout = {int(PATIENCE * 1000)}")
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute(f"PRAGMA busy_timeout = {int(QUICK * 1000)}")
             await connection.execute("PRAGMA synchronous = NORMAL")
             await db.migrate(migrations)
+            await connection.execute(f"PRAGMA busy_timeout = {int(QUICK * 1000)}")
         except BaseException as exc:
             await connection.close()
             if isinstance(exc, sqlite3.Error | OSError | StorageUnavailable):
