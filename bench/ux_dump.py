@@ -182,10 +182,25 @@ async def leaderboard(scene: Scene) -> dict[str, list[dict]]:
     return screens
 
 
-async def main(out: Path) -> list[Path]:
+def write_screens(out: Path, screens: dict[str, list[dict]], users: dict[str, str]) -> list[Path]:
+    """One JSON file per screen (screens with no payload are skipped), plus users.json."""
+    written = []
+    for name, payloads in screens.items():
+        if not payloads:
+            continue
+        path = out / f"{name}.json"
+        path.write_text(json.dumps(payloads, ensure_ascii=False, indent=1))
+        written.append(path)
+    (out / "users.json").write_text(json.dumps(users))
+    return written
+
+
+async def dump(out: Path, plays) -> list[Path]:
+    """Play each scene on a fresh bot and database; write what each screen showed."""
     out.mkdir(parents=True, exist_ok=True)
-    written, users = [], {}
-    for play in (classic, big_board, challenge, leaderboard):
+    screens: dict[str, list[dict]] = {}
+    users: dict[str, str] = {}
+    for play in plays:
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "ux.sqlite3"
             fake = FakeDiscord(clock=FakeClock(), timeout=60)
@@ -193,14 +208,23 @@ async def main(out: Path) -> list[Path]:
                 bot = MastermindBot(database_path=db)
                 await fake.login(bot)
                 scene = Scene(fake, bot, db)
-                screens = await play(scene)
+                screens.update(await play(scene))
                 users.update(scene.users())
-            for name, payloads in screens.items():
-                path = out / f"{name}.json"
-                path.write_text(json.dumps(payloads, ensure_ascii=False, indent=1))
-                written.append(path)
-    (out / "users.json").write_text(json.dumps(users))
-    return written
+    return write_screens(out, screens, users)
+
+
+def cli(main) -> None:
+    """``SCRIPT OUT [--render]``: dump the payloads (``main(out)``), then draw them."""
+    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "")
+                                     .split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--render", action="store_true")
+    args = parser.parse_args()
+    discord.utils.setup_logging(level=40)
+    files = asyncio.run(main(args.out))
+    print("\n".join(map(str, files)))
+    if args.render:
+        render(files, args.out / "users.json")
 
 
 LIGHT = """
@@ -226,12 +250,4 @@ def render(paths: list[Path], users: Path) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--render", action="store_true")
-    args = parser.parse_args()
-    discord.utils.setup_logging(level=40)
-    files = asyncio.run(main(args.out))
-    print("\n".join(map(str, files)))
-    if args.render:
-        render(files, args.out / "users.json")
+    cli(lambda out: dump(out, (classic, big_board, challenge, leaderboard)))

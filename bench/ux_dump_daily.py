@@ -7,10 +7,7 @@ suite's fake Discord, writes the payloads the bot sent (one JSON per screen, for
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import contextlib
-import json
 import sqlite3
 import sys
 import tempfile
@@ -21,7 +18,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 import discord  # noqa: E402
 from fake_discord import FakeClock, FakeDiscord  # noqa: E402
-from ux_dump import Scene, render  # noqa: E402
+from ux_dump import Scene, cli, write_screens  # noqa: E402
 
 from bot.app import MastermindBot  # noqa: E402
 from bot.features.analysis.service import build_report, source_of_game  # noqa: E402
@@ -82,22 +79,8 @@ async def main(out: Path) -> list[Path]:
                                        idle_hours=12.0)
             found["settings"] = [scene.payload(changed.message)]
             users = {**scene.users(), str(admin.id): "admin"}
-    written = []
-    for name, payloads in found.items():
-        path = out / f"{name}.json"
-        path.write_text(json.dumps(payloads, ensure_ascii=False, indent=1))
-        written.append(path)
-    (out / "users.json").write_text(json.dumps(users))
-    return written
+    return write_screens(out, found, users)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--render", action="store_true")
-    args = parser.parse_args()
-    discord.utils.setup_logging(level=40)
-    files = asyncio.run(main(args.out))
-    print("\n".join(map(str, files)))
-    if args.render:
-        render(files, args.out / "users.json")
+    cli(main)

@@ -7,19 +7,14 @@ screenshots them (desktop and phone, Twemoji). Uses ``bench/ux_dump.py``'s scene
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import contextlib
-import json
 import sqlite3
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import discord
-from ux_dump import FakeClock, FakeDiscord, MastermindBot, Scene, render
+from ux_dump import Scene, cli, dump
 
 from engine import Feedback, SolverSession, code_from_digits, score
 from engine.rules import Rules
@@ -96,36 +91,5 @@ async def two_people(scene: Scene) -> dict[str, list[dict]]:
     return screens
 
 
-async def main(out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    written, users = [], {}
-    for play in (against_the_bot, two_people):
-        with tempfile.TemporaryDirectory() as tmp:
-            db = Path(tmp) / "ux.sqlite3"
-            fake = FakeDiscord(clock=FakeClock(), timeout=60)
-            async with fake:
-                bot = MastermindBot(database_path=db)
-                await fake.login(bot)
-                scene = Scene(fake, bot, db)
-                screens = await play(scene)
-                users.update(scene.users())
-            for name, payloads in screens.items():
-                if not payloads:
-                    continue
-                path = out / f"{name}.json"
-                path.write_text(json.dumps(payloads, ensure_ascii=False, indent=1))
-                written.append(path)
-    (out / "users.json").write_text(json.dumps(users))
-    return written
-
-
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--render", action="store_true")
-    args = parser.parse_args()
-    discord.utils.setup_logging(level=40)
-    files = asyncio.run(main(args.out))
-    print("\n".join(map(str, files)))
-    if args.render:
-        render(files, args.out / "users.json")
+    cli(lambda out: dump(out, (against_the_bot, two_people)))
