@@ -73,6 +73,20 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, Pa
     return found
 
 
+async def _enter_wal(connection: aiosqlite.Connection) -> None:
+    """Switch to WAL. SQLite answers "locked" at once, without waiting, while another
+    process is switching the same new file: try again for as long as start-up may wait."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        try:
+            await connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.05)
+
+
 class Database:
     """The bot's SQLite database. Writes go through :meth:`transaction`."""
 
@@ -105,7 +119,7 @@ class Database:
             # Start-up has no 3 s window: wait as long as a deferred write would for another
             # process that is creating or migrating the same file.
             await connection.execute(f"PRAGMA busy_timeout = {int(PATIENCE * 1000)}")
-            await connection.execute("PRAGMA journal_mode = WAL")
+            await _enter_wal(connection)
             await connection.execute("PRAGMA foreign_keys = ON")
             await connection.execute("PRAGMA synchronous = NORMAL")
             await db.migrate(migrations)
