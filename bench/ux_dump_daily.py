@@ -10,15 +10,13 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 import discord  # noqa: E402
-from fake_discord import FakeClock, FakeDiscord  # noqa: E402
-from ux_dump import Scene, cli, write_screens  # noqa: E402
+from ux_dump import Scene, cli, dump  # noqa: E402
 
 from bot.app import MastermindBot  # noqa: E402
 from bot.features.analysis.service import build_report, source_of_game  # noqa: E402
@@ -62,25 +60,16 @@ async def screens(scene: Scene, out: Path) -> dict[str, list[dict]]:
     return found
 
 
-async def main(out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "ux.sqlite3"
-        fake = FakeDiscord(clock=FakeClock(), timeout=60)
-        async with fake:
-            bot = MastermindBot(database_path=db)
-            await fake.login(bot)
-            scene = Scene(fake, bot, db)
-            admin = fake.member(scene.guild, fake.user("admin"),
-                                permissions=discord.Permissions(manage_guild=True))
-            found = await screens(scene, out)
-            changed = await fake.slash(bot, "mastermind settings", user=admin,
-                                       channel=scene.general, guild=scene.guild, hints=False,
-                                       idle_hours=12.0)
-            found["settings"] = [scene.payload(changed.message)]
-            users = {**scene.users(), str(admin.id): "admin"}
-    return write_screens(out, found, users)
+async def with_settings(scene: Scene, out: Path) -> dict[str, list[dict]]:
+    """The screens above, then an admin changing the server's settings."""
+    found = await screens(scene, out)
+    admin = scene.fake.member(scene.guild, scene.fake.user("admin"),
+                              permissions=discord.Permissions(manage_guild=True))
+    scene.players.append(admin)
+    changed = await scene.slash("mastermind settings", admin, hints=False, idle_hours=12.0)
+    found["settings"] = [scene.payload(changed.message)]
+    return found
 
 
 if __name__ == "__main__":
-    cli(main)
+    cli(lambda out: dump(out, (lambda scene: with_settings(scene, out),)))
