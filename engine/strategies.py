@@ -335,6 +335,8 @@ def _partitions(n: int, max_parts: int, largest: int | None = None) -> list[tupl
 def canonical_guesses(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
     """The lowest code of each class of codes that differ only by renaming unplayed colours."""
     key = frozenset(played)
+    if space.colors - len(key) <= 1:
+        key = frozenset(range(space.colors))  # nothing to rename: every code, kept once
     return _CANONICAL.get((space.rules, key), lambda: _canonical(space, key))
 
 
