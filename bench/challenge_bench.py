@@ -86,7 +86,7 @@ def report(label: str, games: list[int], think: list[float], clicks: list[float]
 async def run(secrets_count: int | None, large: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         fake = FakeDiscord(timeout=60)
-        bot = MastermindBot(database_path=Path(tmp) / "bench.sqlite3")
+        bot = MastermindBot(database=Path(tmp) / "bench.sqlite3")
         await fake.login(bot)
         instrument(bot)
         guild = fake.guild("Bench")

@@ -30,7 +30,7 @@ async def run(hold: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         fake = FakeDiscord(timeout=hold + 60)
-        bot = MastermindBot(database_path=db)
+        bot = MastermindBot(database=db)
         await fake.login(bot)
         guild = fake.guild("Bench")
         alice = fake.member(guild, fake.user("alice"))

@@ -205,7 +205,7 @@ async def dump(out: Path, plays) -> list[Path]:
             db = Path(tmp) / "ux.sqlite3"
             fake = FakeDiscord(clock=FakeClock(), timeout=60)
             async with fake:
-                bot = MastermindBot(database_path=db)
+                bot = MastermindBot(database=db)
                 await fake.login(bot)
                 scene = Scene(fake, bot, db)
                 screens.update(await play(scene))

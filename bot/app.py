@@ -79,7 +79,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
     def __init__(
         self,
         *,
-        database_path: str | Path,
+        database: str | Path,
         dev_guild_id: int | None = None,
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         memory_budget: int = DEFAULT_MEMORY_MB * 2**20,
@@ -102,7 +102,8 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             shard_count=shard_count,
             shard_ids=list(shard_ids) if shard_ids is not None else None,  # type: ignore[arg-type]
         )
-        self.database_path = Path(database_path)
+        #: A SQLite file, or a ``sqlite:///`` or ``postgresql://`` URL (``Database.open``).
+        self.database = database
         self.dev_guild_id = dev_guild_id
         self.idle_timeout = idle_timeout
         self.memory_budget = memory_budget
@@ -118,7 +119,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
     @classmethod
     def from_settings(cls, settings: Settings) -> MastermindBot:
         return cls(
-            database_path=settings.database_path,
+            database=settings.database,
             dev_guild_id=settings.dev_guild_id,
             idle_timeout=settings.idle_timeout,
             memory_budget=settings.memory_budget,
@@ -128,9 +129,9 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         )
 
     async def setup_hook(self) -> None:
-        self._db = self.db = await Database.open(self.database_path)
+        self._db = self.db = await Database.open(self.database)
         log.info("serving %s from database %s at schema version %s", self.serving(),
-                 describe_database(self.database_path), await self.db.schema_version())
+                 describe_database(self.database), await self.db.schema_version())
         if self._metrics_endpoint is not None:
             await self._metrics_endpoint.start()
         self.games = GameService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)

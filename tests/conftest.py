@@ -1,13 +1,18 @@
-"""Shared fixtures: the fake Discord (tests/fake_discord), a movable wall clock, real SQLite."""
+"""Shared fixtures: the fake Discord (tests/fake_discord), a movable wall clock, and a real
+database: every test that uses one runs on SQLite and on PostgreSQL (a real server the
+session starts; ``TEST_DATABASES=sqlite`` runs SQLite only). A test of something only one
+backend has is marked ``sqlite_only`` or ``postgresql_only``."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from pathlib import Path
 
 import discord
 import pytest
+from dbtools import PostgresServer, connect
 from discord import app_commands
 
 from bot.app import MastermindBot
@@ -45,9 +50,45 @@ def wall_clock() -> WallClock:
     return WallClock()
 
 
+BACKENDS = tuple(os.environ.get("TEST_DATABASES", "sqlite,postgresql").replace(" ", "")
+                 .split(","))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only: tests something only SQLite has")
+    config.addinivalue_line("markers", "postgresql_only: tests something only PostgreSQL has")
+
+
+def pytest_generate_tests(metafunc):
+    """Run every test that uses a database once per backend."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    backends = [b for b in BACKENDS
+                if not (b == "postgresql" and metafunc.definition.get_closest_marker("sqlite_only"))
+                and not (b == "sqlite"
+                         and metafunc.definition.get_closest_marker("postgresql_only"))]
+    metafunc.parametrize("backend", backends or [pytest.param(
+        "none", marks=pytest.mark.skip(reason="its backend is not in TEST_DATABASES"))])
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory):
+    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "mastermind.sqlite3"
+def db_path(backend: str, tmp_path: Path, request):
+    """Where the bot keeps its data: a SQLite file, or a fresh PostgreSQL database's URL.
+    (Named for the file it was first; tests read it with ``dbtools.connect``.)"""
+    if backend == "sqlite":
+        yield tmp_path / "mastermind.sqlite3"
+        return
+    server = request.getfixturevalue("postgres_server")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)
 
 
 @pytest.fixture
@@ -55,17 +96,17 @@ def start_bot(fake_discord, db_path, wall_clock):
     """Start a real MastermindBot against the fake Discord; call again to "restart" it."""
 
     async def start(**kwargs) -> MastermindBot:
-        bot = MastermindBot(database_path=db_path, clock=wall_clock, **kwargs)
+        bot = MastermindBot(database=db_path, clock=wall_clock, **kwargs)
         await fake_discord.login(bot)
         return bot
 
     return start
 
 
-def snapshot(db_path: Path) -> dict[str, list[sqlite3.Row]]:
-    """Every row of the game tables, read with a separate plain sqlite3 connection; columns
-    are read by name (``row["status"]``), so a new migration never shifts them."""
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+def snapshot(db_path) -> dict[str, list]:
+    """Every row of the game tables, read with a separate plain connection; columns are read
+    by name (``row["status"]``), so a new migration never shifts them."""
+    with contextlib.closing(connect(db_path)) as conn:
         conn.row_factory = sqlite3.Row
         return {
             table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
@@ -73,8 +114,8 @@ def snapshot(db_path: Path) -> dict[str, list[sqlite3.Row]]:
         }
 
 
-def secret_of(db_path: Path, channel_id: int) -> str:
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+def secret_of(db_path, channel_id: int) -> str:
+    with contextlib.closing(connect(db_path)) as conn:
         row = conn.execute(
             "SELECT secret FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         ).fetchone()

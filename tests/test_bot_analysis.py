@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import dbtools
 from conftest import secret_of
 from PIL import Image
 
@@ -108,14 +109,13 @@ async def test_analyse_a_challenge_judges_the_bot(fake_discord, start_bot, world
     """The bot breaks alice's code (replies by /feedback); Analyse judges the bot's guesses
     against the solver (Knuth's), number by number as the engine gives them."""
     import contextlib
-    import sqlite3
 
     bot = await start_bot()
     secret = "6613"
     await fake_discord.slash(bot, "challenge", user=world.alice, channel=world.general,
                              guild=world.guild)
     for _ in range(10):
-        with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        with contextlib.closing(dbtools.connect(db_path)) as conn:
             (gid, pending, status), = conn.execute(
                 "SELECT id, pending_guess, status FROM games").fetchall()
         if status != "active":
@@ -124,7 +124,7 @@ async def test_analyse_a_challenge_judges_the_bot(fake_discord, start_bot, world
         await fake_discord.slash(bot, "feedback", user=world.alice, channel=world.general,
                                  guild=world.guild, black=fb.black, white=fb.white)
     assert status == "won"
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         replies = conn.execute("SELECT guess, black, white FROM challenge_replies"
                                " WHERE taken_back_at IS NULL ORDER BY turn").fetchall()
     turns = [(code_from_digits(g), Feedback(b, w)) for g, b, w in replies]

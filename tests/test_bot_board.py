@@ -7,8 +7,8 @@ which also checks every message against Discord's limits) with a real SQLite fil
 from __future__ import annotations
 
 import re
-import sqlite3
 
+import dbtools
 from conftest import secret_of, snapshot
 
 from bot.core.errors import StorageUnavailable
@@ -290,7 +290,7 @@ async def test_feedback_shrinks_the_old_challenge_board(fake_discord, start_bot,
         what="the old board to shrink")
     assert "`1122`" in old.content and "`1○`" in old.content and old.components == []
     assert len(board_messages(fake_discord, world.general)) == 1
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone() == (1,)
 
 

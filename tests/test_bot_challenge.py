@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 import time
 
+import dbtools
 import pytest
 from conftest import secret_of, snapshot
 
@@ -73,7 +73,7 @@ async def test_the_bot_breaks_a_code(fake_discord, start_bot, world, db_path):
     assert [c.split(":")[:2] for c in board.custom_ids] == [["mma", "g"], ["mmc", "again"]]
     rows = snapshot(db_path)
     assert rows["games"][0]["status"] == "won"
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         stored = conn.execute("SELECT turn, guess, black, white FROM challenge_replies").fetchall()
     assert len(stored) == used and stored[-1][2:] == (4, 0)
 
@@ -141,7 +141,7 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     board = fake_discord.message(board.id)
     assert board.embed["title"] == "Your replies contradict each other"
     gid = game_id(board)
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         made = conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone()[0]
     # The take-back names the reply it takes back: the last one.
     assert set(board.custom_ids) == {f"mmc:undo:{gid}:{made}", f"mmc:reveal:{gid}"}
@@ -150,7 +150,7 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     assert not undone.ephemeral
     board = fake_discord.message(board.id)
     assert "My guess" in board.embed["title"]
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         taken = conn.execute(
             "SELECT COUNT(*) FROM challenge_replies WHERE taken_back_at IS NOT NULL"
         ).fetchone()[0]
@@ -216,7 +216,7 @@ async def test_a_double_click_counts_once(fake_discord, start_bot, world, db_pat
     refused = [r for r in (first, second) if r.messages and r.messages[-1].ephemeral]
     assert len(refused) == 1
     assert "out of date" in refused[0].messages[-1].embed["title"]
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone() == (1,)
     assert pending(fake_discord.message(board.id))[0] == 2
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import sqlite3
+
+import dbtools
 
 from bot.features.daily.service import secret_for
 from bot.ui.pegs import PEG_EMOJI
@@ -12,7 +13,7 @@ from engine import format_code
 
 
 def rows(db_path, sql, args=()):
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         return conn.execute(sql, args).fetchall()
 
 

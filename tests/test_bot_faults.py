@@ -7,13 +7,14 @@ import asyncio
 import contextlib
 import sqlite3
 
+import dbtools
 import discord
 from conftest import secret_of, snapshot
 from test_bot_challenge import game_id, start
 
 
 def rows(db_path, sql: str) -> list[tuple]:
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         return conn.execute(sql).fetchall()
 
 
@@ -202,7 +203,7 @@ async def test_a_full_disk_mid_game_stores_nothing_and_says_so(fake_discord, sta
 
     with small_disk(tmp_path) as disk:
         db = disk / "games.sqlite3"
-        bot = MastermindBot(database_path=db, clock=wall_clock)
+        bot = MastermindBot(database=db, clock=wall_clock)
         await fake_discord.login(bot)
         await fake_discord.slash(bot, "mastermind new", user=world.alice, channel=world.general,
                                  guild=world.guild)

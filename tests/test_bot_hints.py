@@ -4,8 +4,8 @@ and a hinted crack kept off the leaderboards but counted in /stats."""
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 
+import dbtools
 import discord
 from conftest import secret_of, snapshot
 
@@ -14,7 +14,7 @@ from engine.hints import facts
 
 
 def rows(db_path, sql):
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         return conn.execute(sql).fetchall()
 
 

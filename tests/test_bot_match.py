@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 
+import dbtools
 from conftest import snapshot
 
 from engine import Feedback, SolverSession, code_from_digits, score
@@ -15,7 +16,7 @@ from engine.rules import Rules
 
 # ---- reading the stored state ---------------------------------------------------------------
 def rows(db_path, sql, *args) -> list[sqlite3.Row]:
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         conn.row_factory = sqlite3.Row
         return conn.execute(sql, args).fetchall()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 
+import dbtools
 from conftest import secret_of, snapshot
 from test_bot_challenge import answer, game_id, pending, start
 
@@ -14,7 +14,7 @@ from engine import score
 
 
 def replies(db_path) -> list[tuple]:
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         return conn.execute(
             "SELECT turn, black, white, taken_back_at IS NOT NULL FROM challenge_replies"
             " ORDER BY id").fetchall()

@@ -4,8 +4,8 @@ commands, each change logged with who made it. Through discord.py's real dispatc
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 
+import dbtools
 import discord
 import pytest
 from conftest import snapshot
@@ -14,7 +14,7 @@ from engine import CLASSIC
 
 
 def rows(db_path, sql, args=()):
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         return conn.execute(sql, args).fetchall()
 
 

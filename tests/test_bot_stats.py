@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import re
-import sqlite3
 
+import dbtools
 import pytest
 from conftest import secret_of
 
@@ -111,7 +111,7 @@ def rank_of(line: str) -> int:
 
 
 def tables(db_path) -> dict[str, list[tuple]]:
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall())
                 for t in ("results", "standings")}
 
@@ -279,7 +279,7 @@ async def test_forget_me(fake_discord, start_bot, league, db_path):
     assert "hasn't finished a game" in gone["description"]
     top = (await board(fake_discord, bot, league, "bob")).embed
     assert "alice" not in top["description"] and "bob" in top["description"]
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
         assert conn.execute("SELECT COUNT(*) FROM guesses WHERE player_id = ?",
                             (alice_id,)).fetchone() == (0,)
         assert conn.execute("SELECT COUNT(*) FROM players WHERE user_id = ?",

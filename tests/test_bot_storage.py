@@ -7,6 +7,7 @@ import contextlib
 import shutil
 import sqlite3
 
+import dbtools
 import pytest
 
 from bot.core.config import ConfigError, Settings
@@ -34,7 +35,7 @@ async def test_empty_database_gets_every_migration(db_path):
     finally:
         await db.close()
     assert versions(db_path) == all_versions()
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"games", "guesses", "players", "schema_migrations"} <= tables
 
@@ -59,7 +60,7 @@ async def test_previous_schema_version_upgrades_itself(db_path, tmp_path):
     db = await Database.open(db_path)  # the real migrations folder: applies 002 and later
     await db.close()
     assert versions(db_path) == all_versions()
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         game = conn.execute("SELECT secret, board_message_id FROM games WHERE id = 7").fetchone()
         guess = conn.execute("SELECT code, black, white FROM guesses").fetchone()
     assert game == ("1234", None)
@@ -79,7 +80,7 @@ async def test_a_failing_migration_changes_nothing(db_path, tmp_path):
     with pytest.raises(MigrationError, match=r"900_broken\.sql failed"):
         await Database.open(db_path, migrations=bad)
     assert versions(db_path) == all_versions()
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         assert conn.execute(
             "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'"
         ).fetchone() == (0,)
@@ -108,7 +109,7 @@ def test_one_running_game_per_channel_is_enforced_by_the_schema(db_path):
     import asyncio
 
     asyncio.run(_open_close(db_path))
-    with sqlite3.connect(db_path) as conn:
+    with dbtools.connect(db_path) as conn:
         insert = (
             "INSERT INTO games (guild_id, channel_id, pegs, colors, max_guesses, repeats,"
             " secret, started_by, created_at, updated_at) VALUES (1, 5, 4, 6, 10, 1, '1234', 1,"
@@ -137,7 +138,7 @@ def test_settings_from_environment(monkeypatch, tmp_path):
     assert settings.token == "abc.def.ghi"
     assert settings.dev_guild_id == 123
     assert settings.idle_timeout == 7200
-    assert str(settings.database_path) == "mastermind.sqlite3"
+    assert str(settings.database) == "mastermind.sqlite3"
     assert "abc.def.ghi" not in repr(settings) and "abc.def.ghi" not in str(settings)
     monkeypatch.setenv("DEV_GUILD_ID", "general")
     with pytest.raises(ConfigError, match="DEV_GUILD_ID must be a server id"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from dotenv import load_dotenv
@@ -26,7 +25,8 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Settings:
     token: str
-    database_path: Path
+    #: A SQLite file path (or ``sqlite:///path``), or a ``postgresql://`` URL.
+    database: str
     dev_guild_id: int | None
     log_level: str
     idle_timeout: float  # seconds
@@ -40,7 +40,7 @@ class Settings:
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a log line
         return (
-            f"Settings(token=<hidden>, database_path={str(self.database_path)!r}, "
+            f"Settings(token=<hidden>, database={describe_database(self.database)!r}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
             f"idle_timeout={self.idle_timeout}, memory_budget={self.memory_budget}, "
             f"shard_count={self.shard_count}, shard_ids={self.shard_ids}, "
@@ -79,7 +79,8 @@ class Settings:
                 f"got {memory!r}")
         return cls(
             token=token,
-            database_path=Path(os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
+            database=_database(os.environ.get("DATABASE_URL", ""),
+                               os.environ.get("DATABASE_PATH", "")),
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             idle_timeout=idle,
@@ -87,6 +88,21 @@ class Settings:
             **_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
             metrics_port=_metrics_port(os.environ.get("METRICS_PORT", "")),
         )
+
+
+def _database(url: str, path: str) -> str:
+    """``DATABASE_URL`` (``sqlite:///file``, ``postgresql://...``) or, as before,
+    ``DATABASE_PATH`` (a file); the default is ``mastermind.sqlite3`` here."""
+    url, path = url.strip(), path.strip()
+    if url and path:
+        raise ConfigError("DATABASE_URL and DATABASE_PATH are both set: keep one (DATABASE_URL "
+                          "takes a file as sqlite:///path)")
+    if not url:
+        return path or DEFAULT_DATABASE
+    if url.startswith(("postgresql://", "postgres://", "sqlite:///")) or "://" not in url:
+        return url
+    raise ConfigError(f"DATABASE_URL must be sqlite:///path/to/file or postgresql://user:"
+                      f"password@host/database, got {describe_database(url)!r}")
 
 
 def _shards(count_text: str, ids_text: str) -> dict[str, Any]:

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
-import aiosqlite
-
 from engine import Code, Rules
 
-from ..store import Database, GameStore, StatsStore, once
+from ..store import Connection, Database, GameStore, StatsStore, once
 from .clock import Clock, system_clock
 from .config import DEFAULT_IDLE_HOURS
 from .enums import GameKind, GameStatus
@@ -24,10 +22,10 @@ DEFAULT_IDLE_TIMEOUT = DEFAULT_IDLE_HOURS * 3600
 
 #: Called in the transaction that ends a game, with who ended it (a quit) if known: how a
 #: match advances exactly once, in the same commit as its half-round's last move.
-EndHook = Callable[[aiosqlite.Connection, GameRecord, "int | None"], Awaitable[None]]
+EndHook = Callable[[Connection, GameRecord, "int | None"], Awaitable[None]]
 #: Called before a game opens in a channel (on the writer, or the read connection): raises
 #: a domain error when something else (a match) holds the channel.
-ChannelCheck = Callable[[aiosqlite.Connection, int], Awaitable[None]]
+ChannelCheck = Callable[[Connection, int], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -68,7 +66,7 @@ class GameService:
     # ---- inside a write transaction -------------------------------------------------------
     async def end(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         game: GameRecord,
         status: GameStatus,
         *,
@@ -87,7 +85,7 @@ class GameService:
         return ended
 
     async def load_active(
-        self, conn: aiosqlite.Connection, channel_id: int
+        self, conn: Connection, channel_id: int
     ) -> tuple[GameRecord | None, GameRecord | None]:
         """The channel's running game, ending it first as abandoned if it has gone idle.
 

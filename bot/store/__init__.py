@@ -1,20 +1,32 @@
-"""SQLite storage: the connection, transactions and migrations (``db``), and the SQL for
-each group of tables (``games``, ``replies``, ``stats``). No SQL lives outside this package."""
+"""Storage: the database (``db``: SQLite in ``sqlite``, PostgreSQL in ``postgres``, one
+connection shape for both in ``connection``), and the SQL for each group of tables (``games``,
+``replies``, ``stats``, ...), written once for both. No SQL lives outside this package."""
 
-from .db import Database, DatabaseUnusable, MigrationError, is_duplicate_action, once
+from .connection import Connection, Row
+from .db import (
+    INTEGRITY_ERRORS,
+    Database,
+    DatabaseUnusable,
+    MigrationError,
+    is_duplicate_action,
+    once,
+)
 from .games import GameStore, StaleWrite
 from .matches import MatchStore
 from .replies import ReplyStore
 from .stats import Board, StandingRow, StatsStore
 
 __all__ = [
+    "INTEGRITY_ERRORS",
     "Board",
+    "Connection",
     "Database",
     "DatabaseUnusable",
     "GameStore",
     "MatchStore",
     "MigrationError",
     "ReplyStore",
+    "Row",
     "StaleWrite",
     "StandingRow",
     "StatsStore",

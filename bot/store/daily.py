@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from engine import Code, Feedback, code_from_digits, format_code
 
 from ..core.records import GuessRecord
+from .connection import Connection
 from .games import StaleWrite
 
 
@@ -52,10 +51,10 @@ _TIED_EARLIER = ("solved = :solved AND guesses = :guesses AND (ended_at < :ended
 
 class DailyStore:
     # ---- the seed -------------------------------------------------------------------------
-    async def seed(self, conn: aiosqlite.Connection, fresh: str) -> str:
+    async def seed(self, conn: Connection, fresh: str) -> str:
         """The stored daily seed; ``fresh`` is stored first if there is none (first start)."""
-        await conn.execute("INSERT OR IGNORE INTO bot_settings (name, value)"
-                           " VALUES ('daily_seed', ?)", (fresh,))
+        await conn.execute("INSERT INTO bot_settings (name, value)"
+                           " VALUES ('daily_seed', ?) ON CONFLICT DO NOTHING", (fresh,))
         async with conn.execute(
                 "SELECT value FROM bot_settings WHERE name = 'daily_seed'") as cur:
             row = await cur.fetchone()
@@ -63,7 +62,7 @@ class DailyStore:
         return str(row[0])
 
     # ---- one player's play ----------------------------------------------------------------
-    async def play(self, conn: aiosqlite.Connection, day: str, user_id: int
+    async def play(self, conn: Connection, day: str, user_id: int
                    ) -> DailyPlay | None:
         async with conn.execute(
             "SELECT day, user_id, guild_id, status, started_at, ended_at FROM daily_plays"
@@ -81,7 +80,7 @@ class DailyStore:
                 for r in await cur.fetchall())
         return DailyPlay(row[0], row[1], row[2], row[3], row[4], row[5], guesses)
 
-    async def add_guess(self, conn: aiosqlite.Connection, play: DailyPlay | None, *, day: str,
+    async def add_guess(self, conn: Connection, play: DailyPlay | None, *, day: str,
                         user_id: int, guild_id: int | None, code: Code, feedback: Feedback,
                         finish: str | None, now: float, action_id: int | None) -> DailyPlay:
         """Store the next guess (starting the play with the first one), and the end of the
@@ -100,9 +99,8 @@ class DailyStore:
              action_id))
         cur = await conn.execute(
             "UPDATE daily_plays SET guesses = ?, status = COALESCE(?, status),"
-            " solved = ?, ended_at = CASE WHEN ? IS NULL THEN NULL ELSE ? END"
-            " WHERE day = ? AND user_id = ? AND status = 'active'",
-            (turn, finish, int(finish == "won"), finish, now, day, user_id))
+            " solved = ?, ended_at = ? WHERE day = ? AND user_id = ? AND status = 'active'",
+            (turn, finish, int(finish == "won"), now if finish else None, day, user_id))
         if cur.rowcount != 1:
             raise StaleWrite()
         if finish is not None:
@@ -110,13 +108,13 @@ class DailyStore:
                 await conn.execute(
                     "INSERT INTO daily_tally (day, scope, solved, guesses, plays)"
                     " VALUES (?, ?, ?, ?, 1) ON CONFLICT (day, scope, solved, guesses)"
-                    " DO UPDATE SET plays = plays + 1",
+                    " DO UPDATE SET plays = daily_tally.plays + 1",
                     (day, scope, int(finish == "won"), turn))
         record = GuessRecord(turn, user_id, code, feedback, now)
         return DailyPlay(day, user_id, play.guild_id, finish or "active", play.started_at,
                          now if finish else None, (*play.guesses, record))
 
-    async def forget(self, conn: aiosqlite.Connection, user_id: int) -> int:
+    async def forget(self, conn: Connection, user_id: int) -> int:
         """Delete a player's daily plays (their guesses go with them) and take their
         finished ones off the day's tally; returns how many plays were deleted."""
         async with conn.execute(
@@ -133,7 +131,7 @@ class DailyStore:
         cur = await conn.execute("DELETE FROM daily_plays WHERE user_id = ?", (user_id,))
         return cur.rowcount
 
-    async def finished_days(self, conn: aiosqlite.Connection, user_id: int
+    async def finished_days(self, conn: Connection, user_id: int
                             ) -> list[tuple[str, bool]]:
         """``(day, solved)`` of every daily a player finished, oldest first."""
         async with conn.execute(
@@ -147,7 +145,7 @@ class DailyStore:
     def _where(guild_id: int | None) -> str:
         return _FINISHED + (_SCOPE if guild_id is not None else "")
 
-    async def top(self, conn: aiosqlite.Connection, day: str, guild_id: int | None,
+    async def top(self, conn: Connection, day: str, guild_id: int | None,
                   limit: int) -> list[DailyRow]:
         async with conn.execute(
             "SELECT d.user_id, COALESCE(p.display_name, 'deleted user'), d.solved, d.guesses,"
@@ -157,7 +155,7 @@ class DailyStore:
         ) as cur:
             return [DailyRow(r[0], r[1], bool(r[2]), r[3], r[4]) for r in await cur.fetchall()]
 
-    async def count(self, conn: aiosqlite.Connection, day: str, guild_id: int | None
+    async def count(self, conn: Connection, day: str, guild_id: int | None
                     ) -> tuple[int, int]:
         """(finished, solved) on that day, here or everywhere (from the tally)."""
         async with conn.execute(
@@ -167,7 +165,7 @@ class DailyStore:
             row = await cur.fetchone()
         return (row[0], row[1]) if row else (0, 0)
 
-    async def rank(self, conn: aiosqlite.Connection, day: str, guild_id: int | None,
+    async def rank(self, conn: Connection, day: str, guild_id: int | None,
                    play: DailyPlay) -> int:
         """1 + the finished plays strictly ahead of this one: the tally's better buckets,
         then the ties that finished earlier."""

@@ -1,21 +1,27 @@
-"""One aiosqlite connection per bot: WAL, foreign keys, numbered migrations, transactions."""
+"""The database, whichever it is: ``DATABASE_URL`` picks SQLite (a file, the default) or
+PostgreSQL (``postgresql://``). Both keep the same promises: numbered migrations applied once
+each in their own transaction, one write transaction at a time with the same waiting rules
+(:data:`QUICK`, :data:`PATIENCE`), a read connection that sees committed data only, and
+unique keys that refuse a second delivery of an interaction (:func:`once`).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import sqlite3
 import time
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-import aiosqlite
+import asyncpg
 
 from ..core.errors import AlreadyDone, StorageUnavailable
+from .connection import Connection
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +41,14 @@ on_write_wait: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
     "on_write_wait", default=None)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent.parent / "migrations"
+#: PostgreSQL's migrations: the same numbers and tables, in its dialect.
+PG_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgresql"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+_PG_SCHEMES = ("postgresql://", "postgres://")
+
+#: What either driver raises when a unique key or another constraint refuses a write.
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
+    sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
 
 class MigrationError(RuntimeError):
@@ -43,20 +56,17 @@ class MigrationError(RuntimeError):
 
 
 class DatabaseUnusable(RuntimeError):
-    """The database file can't be used at all; the message names it and says why."""
+    """The database can't be used at all; the message names it and says why."""
 
 
-def _why_unusable(path: Path, error: BaseException) -> str:
-    text = str(error).lower()
-    if path.is_dir():
-        return "is a directory, not a database file"
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return "is not an SQLite database, or is damaged: restore it from a backup or move it"
-    if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
-        return "is read-only: the bot needs to write to it (check its permissions)"
-    if "full" in text:
-        return "can't grow: the disk is full"
-    return f"can't be opened ({error})"
+def is_postgres(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(_PG_SCHEMES)
+
+
+def sqlite_path(target: str | Path) -> Path:
+    """A file path, or ``sqlite:///relative`` / ``sqlite:////absolute``, as a path."""
+    text = str(target)
+    return Path(text[len("sqlite:///"):]) if text.startswith("sqlite:///") else Path(text)
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, Path]]:
@@ -73,94 +83,74 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, Pa
     return found
 
 
-async def _enter_wal(connection: aiosqlite.Connection) -> None:
-    """Switch to WAL. SQLite answers "locked" at once, without waiting, while another
-    process is switching the same new file: try again for as long as start-up may wait."""
-    deadline = time.monotonic() + PATIENCE
-    while True:
+class Database(ABC):
+    """The bot's database. Writes go through :meth:`transaction`, reads through
+    :meth:`reader`; SQL lives in the store's modules, written once for both backends."""
+
+    #: ``"sqlite"`` or ``"postgresql"``.
+    kind: str
+    #: Seconds a deferred write keeps trying (see :data:`PATIENCE`).
+    patience: float = PATIENCE
+    #: Where applied migrations are recorded (created before the first one).
+    _MIGRATIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                         " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                         " applied_at REAL NOT NULL)")
+
+    @staticmethod
+    async def open(target: str | Path, migrations: Path | None = None) -> Database:
+        """Open (or create) the database ``target`` names and bring its schema up to date:
+        a ``postgresql://`` URL, or a SQLite file (a path or ``sqlite:///path``).
+
+        Raises :class:`DatabaseUnusable` naming it (never its password) and the problem
+        when it can't be used, leaving it untouched."""
+        if is_postgres(target):
+            from .postgres import PostgresDatabase
+            return await PostgresDatabase.open_at(str(target), migrations or PG_MIGRATIONS_DIR)
+        from .sqlite import SqliteDatabase
+        return await SqliteDatabase.open_at(sqlite_path(target), migrations or MIGRATIONS_DIR)
+
+    @abstractmethod
+    async def reader(self) -> Connection:
+        """The read connection: committed data only, never waiting for a writer."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """One write transaction at a time (across processes too): committed at the end of
+        the block, rolled back on any error. A write that cannot start within
+        :data:`QUICK` seconds calls the ``on_write_wait`` hook once (the interaction is
+        deferred in time), then keeps trying up to :attr:`patience` seconds before
+        :class:`~bot.core.errors.StorageUnavailable` says nothing was stored."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    _write_lock: asyncio.Lock
+
+    async def _take_turn(self, deadline: float) -> bool:
+        """Wait for this process's previous write (whose transaction holds the connection):
+        the hook runs if that takes over :data:`QUICK` seconds. Returns whether it ran."""
         try:
-            await connection.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.05)
-
-
-class Database:
-    """The bot's SQLite database. Writes go through :meth:`transaction`."""
-
-    def __init__(self, connection: aiosqlite.Connection, path: Path):
-        self.connection = connection
-        self.path = path
-        self._write_lock = asyncio.Lock()
-        #: Seconds a deferred write keeps trying (see :data:`PATIENCE`).
-        self.patience = PATIENCE
-        self._reader: aiosqlite.Connection | None = None
-
-    @classmethod
-    async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> Database:
-        """Open (or create) the database and bring its schema up to date.
-
-        Raises :class:`DatabaseUnusable` naming the file and the problem when it can't be
-        used (not a database, a directory, read-only, disk full), leaving it untouched."""
-        path = Path(path)
-        if path.is_dir():  # checked first: aiosqlite's thread outlives a failed connect
-            raise DatabaseUnusable(f"the database {path} {_why_unusable(path, OSError())}")
+            await asyncio.wait_for(self._write_lock.acquire(), QUICK)
+            return False
+        except TimeoutError:
+            await waiting(False)
         try:
-            if path.parent and not path.parent.exists():
-                path.parent.mkdir(parents=True, exist_ok=True)
-            connection = await aiosqlite.connect(path, isolation_level=None)
-        except (OSError, sqlite3.Error) as exc:
-            raise DatabaseUnusable(f"the database {path} {_why_unusable(path, exc)}") from exc
-        connection.row_factory = aiosqlite.Row
-        db = cls(connection, path)
-        try:
-            # Start-up has no 3 s window: wait as long as a deferred write would for another
-            # process that is creating or migrating the same file.
-            await connection.execute(f"PRAGMA busy_timeout = {int(PATIENCE * 1000)}")
-            await _enter_wal(connection)
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute("PRAGMA synchronous = NORMAL")
-            await db.migrate(migrations)
-            await connection.execute(f"PRAGMA busy_timeout = {int(QUICK * 1000)}")
-        except BaseException as exc:
-            await connection.close()
-            if isinstance(exc, sqlite3.Error | OSError | StorageUnavailable):
-                raise DatabaseUnusable(f"the database {path} {_why_unusable(path, exc)}") from exc
-            cause = exc.__cause__
-            if isinstance(exc, MigrationError) and isinstance(cause, sqlite3.Error) and (
-                not _why_unusable(path, cause).startswith("can't be opened")
-            ):  # the file's fault (read-only, full, damaged), not the migration's
-                raise DatabaseUnusable(
-                    f"the database {path} {_why_unusable(path, cause)}") from exc
-            raise
-        return db
+            await asyncio.wait_for(self._write_lock.acquire(),
+                                   deadline - asyncio.get_running_loop().time())
+        except TimeoutError:
+            raise StorageUnavailable("busy") from None
+        return True
 
-    async def reader(self) -> aiosqlite.Connection:
-        """A second, read-only connection: sees committed data only, never waits for writers
-        (WAL), so reports don't read a half-finished game."""
-        if self._reader is None:
-            uri = f"{self.path.resolve().as_uri()}?mode=ro"
-            self._reader = await aiosqlite.connect(uri, uri=True)
-            self._reader.row_factory = aiosqlite.Row
-            await self._reader.execute("PRAGMA busy_timeout = 5000")
-        return self._reader
+    #: The migrations in this backend's dialect.
+    migrations: Path = MIGRATIONS_DIR
 
-    async def close(self) -> None:
-        if self._reader is not None:
-            await self._reader.close()
-            self._reader = None
-        await self.connection.close()
-
-    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
+    async def migrate(self, directory: Path | None = None) -> list[int]:
         """Apply every migration not yet recorded, each in its own transaction."""
-        await self.connection.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-        )
-        async with self.connection.execute("SELECT version FROM schema_migrations") as cur:
-            done = {row[0] for row in await cur.fetchall()}
+        directory = directory or self.migrations
+        async with self.transaction() as conn:
+            await conn.execute(self._MIGRATIONS_TABLE)
+            async with conn.execute("SELECT version FROM schema_migrations") as cur:
+                done = {row[0] for row in await cur.fetchall()}
         applied = []
         for version, name, path in migration_files(directory):
             if version in done:
@@ -188,59 +178,11 @@ class Database:
         return applied
 
     async def schema_version(self) -> int:
-        async with self.connection.execute(
+        async with (await self.reader()).execute(
             "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
         ) as cur:
             row = await cur.fetchone()
         return row[0] if row else 0
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on any error), one at a time.
-
-        A write that cannot start within :data:`QUICK` seconds (another of our writes, or
-        another process holding the file) calls the ``on_write_wait`` hook once, so the
-        interaction is deferred in time, then keeps trying up to :data:`PATIENCE` seconds
-        before :class:`~bot.core.errors.StorageUnavailable` says nothing was stored."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.patience
-        waited = False
-        try:
-            await asyncio.wait_for(self._write_lock.acquire(), QUICK)
-        except TimeoutError:
-            waited = await _waiting(waited)
-            try:
-                await asyncio.wait_for(self._write_lock.acquire(), deadline - loop.time())
-            except TimeoutError:
-                raise StorageUnavailable("busy") from None
-        try:
-            while True:
-                try:
-                    await self.connection.execute("BEGIN IMMEDIATE")
-                    break
-                except sqlite3.OperationalError as exc:
-                    if not _is_locked(exc):
-                        raise _unavailable(exc) from exc
-                    if loop.time() >= deadline:
-                        raise StorageUnavailable("busy") from None
-                    waited = await _waiting(waited)
-            try:
-                yield self.connection
-            except BaseException as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    await self.connection.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.OperationalError):
-                    raise _unavailable(exc) from exc
-                raise
-            try:
-                await self.connection.execute("COMMIT")
-            except sqlite3.OperationalError as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    await self.connection.execute("ROLLBACK")
-                raise _unavailable(exc) from exc
-            committed.set(True)
-        finally:
-            self._write_lock.release()
 
 
 def _split_sql(script: str) -> list[str]:
@@ -249,7 +191,7 @@ def _split_sql(script: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-async def _waiting(already: bool) -> bool:
+async def waiting(already: bool) -> bool:
     """Run the ``on_write_wait`` hook the first time a write has to wait."""
     hook = on_write_wait.get()
     if not already and hook is not None:
@@ -257,26 +199,11 @@ async def _waiting(already: bool) -> bool:
     return True
 
 
-def _is_locked(error: sqlite3.OperationalError) -> bool:
-    return "locked" in str(error) or "busy" in str(error)
-
-
-def _unavailable(error: sqlite3.OperationalError) -> Exception:
-    """A write the disk refused: say why, in words an admin can act on."""
-    text = str(error).lower()
-    if "full" in text:
-        return StorageUnavailable("disk full")
-    if "readonly" in text or "read-only" in text:
-        return StorageUnavailable("read-only")
-    if "i/o" in text:
-        return StorageUnavailable("disk error")
-    if _is_locked(error):
-        return StorageUnavailable("busy")
-    return error
-
-
-def is_duplicate_action(error: sqlite3.IntegrityError) -> bool:
-    """Did a unique key on an interaction id refuse this write (a second delivery)?"""
+def is_duplicate_action(error: Exception) -> bool:
+    """Did a unique key on an interaction id refuse this write (a second delivery)? Every
+    such index is named ``*_once``; SQLite names the column instead."""
+    if isinstance(error, asyncpg.UniqueViolationError):
+        return (error.constraint_name or "").endswith("_once")
     text = str(error)
     return "interaction" in text or "taken_back_by" in text
 
@@ -287,7 +214,7 @@ async def once() -> AsyncIterator[None]:
     database's unique keys, becomes :class:`~bot.core.errors.AlreadyDone`."""
     try:
         yield
-    except sqlite3.IntegrityError as exc:
+    except INTEGRITY_ERRORS as exc:
         if is_duplicate_action(exc):
             raise AlreadyDone() from None
         raise

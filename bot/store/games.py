@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import aiosqlite
-
 from engine import Code, Feedback, Rules, code_from_digits, format_code
 
 from ..core.enums import GameKind, GameStatus
 from ..core.records import GameRecord, GuessRecord
+from .connection import Connection, Row
 from .replies import ReplyStore
 
 _GAME_COLUMNS = (
@@ -32,7 +31,7 @@ def _digits_or_none(code: Code | None) -> str | None:
     return format_code(code) if code else None
 
 
-def _game(row: aiosqlite.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -69,7 +68,7 @@ class GameStore:
     def __init__(self) -> None:
         self.replies = ReplyStore()
 
-    async def _one(self, conn: aiosqlite.Connection, where: str, args: tuple) -> GameRecord | None:
+    async def _one(self, conn: Connection, where: str, args: tuple) -> GameRecord | None:
         async with conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args) as cur:
             row = await cur.fetchone()
         if row is None:
@@ -80,25 +79,25 @@ class GameStore:
         return game.with_changes(guesses=tuple(await self._guesses(conn, game.id)))
 
     async def active_in_channel(
-        self, conn: aiosqlite.Connection, channel_id: int
+        self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
         return await self._one(conn, "channel_id = ? AND status = 'active'", (channel_id,))
 
-    async def get(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
+    async def get(self, conn: Connection, game_id: int) -> GameRecord | None:
         return await self._one(conn, "id = ?", (game_id,))
 
     async def latest_in_channel(
-        self, conn: aiosqlite.Connection, channel_id: int
+        self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
         return await self._one(conn, "channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
 
-    async def finished_ids(self, conn: aiosqlite.Connection) -> list[int]:
+    async def finished_ids(self, conn: Connection) -> list[int]:
         async with conn.execute(
             "SELECT id FROM games WHERE status != 'active' ORDER BY ended_at, id"
         ) as cur:
             return [r[0] for r in await cur.fetchall()]
 
-    async def _guesses(self, conn: aiosqlite.Connection, game_id: int) -> list[GuessRecord]:
+    async def _guesses(self, conn: Connection, game_id: int) -> list[GuessRecord]:
         async with conn.execute(
             "SELECT turn, player_id, code, black, white, created_at FROM guesses "
             "WHERE game_id = ? ORDER BY turn",
@@ -112,7 +111,7 @@ class GameStore:
 
     async def create(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         *,
         guild_id: int | None,
         channel_id: int,
@@ -131,21 +130,23 @@ class GameStore:
         match_half: int | None = None,
         setter_id: int | None = None,
     ) -> GameRecord:
-        cur = await conn.execute(
+        async with conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
             " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"
             " codes_left, turn_opened_by, opened_by_interaction, match_id, match_half, setter_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (
                 guild_id, channel_id, kind.value, rules.pegs, rules.colors, rules.max_guesses,
                 int(rules.repeats), _digits_or_none(secret), started_by, now, now, strategy,
                 seed, _digits_or_none(pending_guess), codes_left, opened_by, action_id,
                 match_id, match_half, setter_id,
             ),
-        )
-        assert cur.lastrowid is not None
+        ) as cur:
+            row = await cur.fetchone()
+        assert row is not None
         return GameRecord(
-            id=cur.lastrowid, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
+            id=row[0], guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
             secret=secret, status=GameStatus.ACTIVE, started_by=started_by, winner_id=None,
             created_at=now, updated_at=now, ended_at=None, board_message_id=None,
             strategy=strategy, seed=seed, pending_guess=pending_guess, codes_left=codes_left,
@@ -155,7 +156,7 @@ class GameStore:
 
     async def add_guess(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         game: GameRecord,
         *,
         player_id: int,
@@ -178,7 +179,7 @@ class GameStore:
 
     async def advance(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         game: GameRecord,
         *,
         pending_guess: Code | None,
@@ -195,7 +196,7 @@ class GameStore:
         cur = await conn.execute(
             "UPDATE games SET pending_guess = ?, codes_left = ?, turn_opened_by = ?,"
             " updated_at = ?, board_message_id = ? WHERE id = ? AND status = 'active'"
-            " AND turn_opened_by IS ?",
+            " AND turn_opened_by IS NOT DISTINCT FROM ?",
             (_digits_or_none(pending_guess), codes_left, opened_by, now, board, game.id,
              game.turn_opened_by),
         )
@@ -207,7 +208,7 @@ class GameStore:
 
     async def finish(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         game: GameRecord,
         *,
         status: GameStatus,
@@ -227,14 +228,14 @@ class GameStore:
                                  pending_guess=None)
 
     async def set_board_message(
-        self, conn: aiosqlite.Connection, game_id: int, message_id: int
+        self, conn: Connection, game_id: int, message_id: int
     ) -> None:
         await conn.execute(
             "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
         )
 
     async def swap_board(
-        self, conn: aiosqlite.Connection, game_id: int, message_id: int, turn: int
+        self, conn: Connection, game_id: int, message_id: int, turn: int
     ) -> tuple[int, int] | None:
         """Make ``message_id`` (showing ``turn`` moves) the game's live board, unless a board
         showing more moves already is. Returns the board message to collapse and how many
@@ -257,7 +258,7 @@ class GameStore:
         return previous, shown if shown is not None else turn
 
     async def player_names(
-        self, conn: aiosqlite.Connection, user_ids: Iterable[int]
+        self, conn: Connection, user_ids: Iterable[int]
     ) -> dict[int, str]:
         """The last display names seen for these players (forgotten ones are absent)."""
         ids = sorted(set(user_ids))
@@ -270,7 +271,7 @@ class GameStore:
             return {r["user_id"]: r["display_name"] for r in await cur.fetchall()}
 
     async def remember_player(
-        self, conn: aiosqlite.Connection, user_id: int, display_name: str, now: float
+        self, conn: Connection, user_id: int, display_name: str, now: float
     ) -> None:
         await conn.execute(
             "INSERT INTO players (user_id, display_name, updated_at) VALUES (?, ?, ?)"

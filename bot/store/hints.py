@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import aiosqlite
-
 from ..core.records import FORGOTTEN, GameRecord
+from .connection import Connection
 from .games import StaleWrite
 
 
 class HintStore:
-    async def add(self, conn: aiosqlite.Connection, game: GameRecord, *, level: int,
+    async def add(self, conn: Connection, game: GameRecord, *, level: int,
                   user_id: int, text: str, now: float, action_id: int | None) -> GameRecord:
         """Record hint ``level`` (the game's next) in the caller's transaction.
 
@@ -29,13 +28,13 @@ class HintStore:
         )
         return game.with_changes(hints=level, updated_at=now)
 
-    async def forget(self, conn: aiosqlite.Connection, user_id: int) -> int:
+    async def forget(self, conn: Connection, user_id: int) -> int:
         """Unlink a user from the hints they asked for (the hints stay with their games)."""
         cur = await conn.execute(
             f"UPDATE hints SET user_id = {FORGOTTEN} WHERE user_id = ?", (user_id,))
         return cur.rowcount
 
-    async def of_game(self, conn: aiosqlite.Connection, game_id: int
+    async def of_game(self, conn: Connection, game_id: int
                       ) -> list[tuple[int, int, str]]:
         """``(level, user_id, text)`` of every hint a game was given, in order."""
         async with conn.execute(

@@ -6,12 +6,11 @@ stale button changes nothing: the caller gets :class:`~bot.store.games.StaleWrit
 
 from __future__ import annotations
 
-import aiosqlite
-
 from engine import Rules
 
 from ..core.matches import MatchRecord, MatchStatus
 from ..core.records import GameRecord
+from .connection import Connection, Row
 from .games import GameStore, StaleWrite
 
 _COLUMNS = (
@@ -21,7 +20,7 @@ _COLUMNS = (
 )
 
 
-def _match(row: aiosqlite.Row) -> MatchRecord:
+def _match(row: Row) -> MatchRecord:
     scores = row["half_scores"]
     return MatchRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
@@ -40,21 +39,21 @@ class MatchStore:
         self.games = GameStore()
 
     # ---- reads ----------------------------------------------------------------------------
-    async def _one(self, conn: aiosqlite.Connection, where: str, args: tuple
+    async def _one(self, conn: Connection, where: str, args: tuple
                    ) -> MatchRecord | None:
         async with conn.execute(f"SELECT {_COLUMNS} FROM matches WHERE {where}", args) as cur:
             row = await cur.fetchone()
         return _match(row) if row else None
 
-    async def get(self, conn: aiosqlite.Connection, match_id: int) -> MatchRecord | None:
+    async def get(self, conn: Connection, match_id: int) -> MatchRecord | None:
         return await self._one(conn, "id = ?", (match_id,))
 
-    async def running_in_channel(self, conn: aiosqlite.Connection, channel_id: int
+    async def running_in_channel(self, conn: Connection, channel_id: int
                                  ) -> MatchRecord | None:
         return await self._one(conn, "channel_id = ? AND status IN ('invited', 'active')",
                                (channel_id,))
 
-    async def half_game(self, conn: aiosqlite.Connection, match_id: int, half: int
+    async def half_game(self, conn: Connection, match_id: int, half: int
                         ) -> GameRecord | None:
         """The game of a half-round: the one being played, else the last one played."""
         async with conn.execute(
@@ -64,14 +63,14 @@ class MatchStore:
             row = await cur.fetchone()
         return await self.games.get(conn, row[0]) if row else None
 
-    async def finished_ids(self, conn: aiosqlite.Connection) -> list[int]:
+    async def finished_ids(self, conn: Connection) -> list[int]:
         async with conn.execute(
             "SELECT id FROM matches WHERE status IN ('finished', 'forfeit')"
             " ORDER BY ended_at, id"
         ) as cur:
             return [r[0] for r in await cur.fetchall()]
 
-    async def record_of(self, conn: aiosqlite.Connection, user_id: int, size: str
+    async def record_of(self, conn: Connection, user_id: int, size: str
                         ) -> dict[str, tuple[int, int, int]]:
         """``{mode: (won, lost, drawn)}`` of a player's counted matches at a size."""
         async with conn.execute(
@@ -82,23 +81,25 @@ class MatchStore:
 
     # ---- writes (inside a transaction) ----------------------------------------------------
     async def create(
-        self, conn: aiosqlite.Connection, *, guild_id: int | None, channel_id: int,
+        self, conn: Connection, *, guild_id: int | None, channel_id: int,
         rules: Rules, strategy: str | None, rounds: int, player_a: int, player_b: int | None,
         status: MatchStatus, now: float, action_id: int | None,
     ) -> MatchRecord:
-        cur = await conn.execute(
+        async with conn.execute(
             "INSERT INTO matches (guild_id, channel_id, pegs, colors, max_guesses, repeats,"
             " strategy, rounds, player_a, player_b, status, created_at, updated_at,"
-            " opened_by_interaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " opened_by_interaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (guild_id, channel_id, rules.pegs, rules.colors, rules.max_guesses,
              int(rules.repeats), strategy, rounds, player_a, player_b, status.value, now, now,
              action_id),
-        )
-        assert cur.lastrowid is not None
-        return MatchRecord(cur.lastrowid, guild_id, channel_id, rules, strategy, rounds,
+        ) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        return MatchRecord(row[0], guild_id, channel_id, rules, strategy, rounds,
                            player_a, player_b, status, 0, (), None, None, now, now, None, None)
 
-    async def _update(self, conn: aiosqlite.Connection, match: MatchRecord, sets: str,
+    async def _update(self, conn: Connection, match: MatchRecord, sets: str,
                       args: tuple) -> None:
         """Apply ``sets`` only if the match is still as it was read (else StaleWrite)."""
         cur = await conn.execute(
@@ -108,13 +109,13 @@ class MatchStore:
         if cur.rowcount != 1:
             raise StaleWrite()
 
-    async def accept(self, conn: aiosqlite.Connection, match: MatchRecord, *, now: float,
+    async def accept(self, conn: Connection, match: MatchRecord, *, now: float,
                      action_id: int | None) -> MatchRecord:
         await self._update(conn, match, "status = 'active', updated_at = ?,"
                            " accepted_by_interaction = ?", (now, action_id))
         return match.with_changes(status=MatchStatus.ACTIVE, updated_at=now)
 
-    async def advance(self, conn: aiosqlite.Connection, match: MatchRecord, *,
+    async def advance(self, conn: Connection, match: MatchRecord, *,
                       half_scores: tuple[int, ...], now: float) -> MatchRecord:
         """Record a finished half-round and move to the next."""
         text = ",".join(map(str, half_scores))
@@ -122,13 +123,13 @@ class MatchStore:
                            (match.half + 1, text, now))
         return match.with_changes(half=match.half + 1, half_scores=half_scores, updated_at=now)
 
-    async def touch(self, conn: aiosqlite.Connection, match: MatchRecord, now: float
+    async def touch(self, conn: Connection, match: MatchRecord, now: float
                     ) -> MatchRecord:
         await self._update(conn, match, "updated_at = ?", (now,))
         return match.with_changes(updated_at=now)
 
     async def finish(
-        self, conn: aiosqlite.Connection, match: MatchRecord, *, status: MatchStatus,
+        self, conn: Connection, match: MatchRecord, *, status: MatchStatus,
         winner: str | None, now: float, ended_by: int | None = None,
         action_id: int | None = None,
     ) -> MatchRecord:
@@ -138,7 +139,7 @@ class MatchStore:
         return match.with_changes(status=status, winner=winner, ended_by=ended_by,
                                   ended_at=now, updated_at=now)
 
-    async def set_board_message(self, conn: aiosqlite.Connection, match_id: int,
+    async def set_board_message(self, conn: Connection, match_id: int,
                                 message_id: int) -> None:
         await conn.execute("UPDATE matches SET board_message_id = ? WHERE id = ?",
                            (message_id, match_id))

@@ -6,15 +6,14 @@ index), so a double click or a stale button can never store a turn twice.
 
 from __future__ import annotations
 
-import aiosqlite
-
 from engine import Code, Feedback, code_from_digits, format_code
 
 from ..core.records import ReplyRecord
+from .connection import Connection
 
 
 class ReplyStore:
-    async def standing(self, conn: aiosqlite.Connection, game_id: int) -> list[ReplyRecord]:
+    async def standing(self, conn: Connection, game_id: int) -> list[ReplyRecord]:
         """The replies not taken back, in turn order."""
         async with conn.execute(
             "SELECT id, turn, guess, black, white, player_id, created_at FROM challenge_replies"
@@ -28,7 +27,7 @@ class ReplyStore:
 
     async def add(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         game_id: int,
         *,
         turn: int,
@@ -38,18 +37,19 @@ class ReplyStore:
         now: float,
         action_id: int | None = None,
     ) -> ReplyRecord:
-        """Raises ``sqlite3.IntegrityError`` when that turn already has a standing reply,
+        """Raises one of ``INTEGRITY_ERRORS`` when that turn already has a standing reply,
         or the interaction was already stored."""
-        cur = await conn.execute(
+        async with conn.execute(
             "INSERT INTO challenge_replies (game_id, turn, guess, black, white, player_id,"
-            " created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (game_id, turn, format_code(guess), feedback.black, feedback.white, player_id, now,
              action_id),
-        )
-        assert cur.lastrowid is not None
-        return ReplyRecord(cur.lastrowid, turn, guess, feedback, player_id, now)
+        ) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        return ReplyRecord(row[0], turn, guess, feedback, player_id, now)
 
-    async def take_back(self, conn: aiosqlite.Connection, reply: ReplyRecord, now: float,
+    async def take_back(self, conn: Connection, reply: ReplyRecord, now: float,
                         action_id: int | None = None) -> bool:
         """Mark a standing reply taken back; False when it already was (a repeated click)."""
         cur = await conn.execute(

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import aiosqlite
-
 from ..core.records import FORGOTTEN
+from .connection import Connection
 
 #: The settings columns, in the order rows are read and written (NULL = the default).
 COLUMNS = ("hints", "pegs", "colors", "max_guesses", "repeats", "idle_hours", "channels",
@@ -25,14 +24,14 @@ class SettingChange:
 
 
 class SettingsStore:
-    async def all(self, conn: aiosqlite.Connection) -> dict[int, dict[str, object]]:
+    async def all(self, conn: Connection) -> dict[int, dict[str, object]]:
         """Every server's stored settings, by server id."""
         async with conn.execute(
                 f"SELECT guild_id, {', '.join(COLUMNS)} FROM server_settings") as cur:
             return {row[0]: dict(zip(COLUMNS, row[1:], strict=True))
                     for row in await cur.fetchall()}
 
-    async def save(self, conn: aiosqlite.Connection, guild_id: int, values: dict[str, object],
+    async def save(self, conn: Connection, guild_id: int, values: dict[str, object],
                    changes: Sequence[tuple[str, str | None, str | None]], *, user_id: int,
                    now: float, action_id: int | None) -> None:
         """Write a server's settings and log each change, in the caller's transaction (the
@@ -51,7 +50,7 @@ class SettingsStore:
                 " changed_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, user_id, name, old, new, now, action_id))
 
-    async def forget(self, conn: aiosqlite.Connection, user_id: int) -> int:
+    async def forget(self, conn: Connection, user_id: int) -> int:
         """Unlink a user from the setting changes they made (the log keeps the changes)."""
         await conn.execute(
             f"UPDATE server_settings SET updated_by = {FORGOTTEN} WHERE updated_by = ?",
@@ -60,7 +59,7 @@ class SettingsStore:
             f"UPDATE settings_log SET user_id = {FORGOTTEN} WHERE user_id = ?", (user_id,))
         return cur.rowcount
 
-    async def recent(self, conn: aiosqlite.Connection, guild_id: int, limit: int
+    async def recent(self, conn: Connection, guild_id: int, limit: int
                      ) -> list[SettingChange]:
         async with conn.execute(
             "SELECT user_id, name, old_value, new_value, changed_at FROM settings_log"

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import aiosqlite
-
 from ..core.enums import Mode, Period
 from ..core.matches import MatchRecord
 from ..core.records import FORGOTTEN, GameRecord
 from ..core.results import MIN_CHALLENGES, Result, period_key, results_for, results_for_match
+from .connection import Connection
 
 #: Match results live in ``match_results`` (their id is a match's, not a game's); their
 #: ``guesses`` are points, so the standings' average is points per match.
@@ -25,14 +24,15 @@ _UPSERT = """
 INSERT INTO standings (mode, size, scope, period, user_id, played, won, guesses, average)
 VALUES (:mode, :size, :scope, :period, :user, 1, :won, :guesses, :average)
 ON CONFLICT (mode, size, scope, period, user_id) DO UPDATE SET
-    played = played + 1,
-    won = won + excluded.won,
-    guesses = guesses + excluded.guesses,
+    played = standings.played + 1,
+    won = standings.won + excluded.won,
+    guesses = standings.guesses + excluded.guesses,
     average = CASE
-        WHEN mode = 'breaker' THEN
-            CASE WHEN won + excluded.won > 0
-                 THEN (guesses + excluded.guesses) * 1.0 / (won + excluded.won) END
-        ELSE (guesses + excluded.guesses) * 1.0 / (played + 1)
+        WHEN standings.mode = 'breaker' THEN
+            CASE WHEN standings.won + excluded.won > 0
+                 THEN (standings.guesses + excluded.guesses) * 1.0
+                      / (standings.won + excluded.won) END
+        ELSE (standings.guesses + excluded.guesses) * 1.0 / (standings.played + 1)
     END
 """
 
@@ -92,20 +92,20 @@ _STANDING = (
 
 class StatsStore:
     # ---- writes ---------------------------------------------------------------------------
-    async def record(self, conn: aiosqlite.Connection, game: GameRecord) -> list[Result]:
+    async def record(self, conn: Connection, game: GameRecord) -> list[Result]:
         """Count a game that has just ended (call inside the transaction that ends it)."""
         results = results_for(game)
         await self._store(conn, results)
         return results
 
-    async def record_match(self, conn: aiosqlite.Connection, match: MatchRecord
+    async def record_match(self, conn: Connection, match: MatchRecord
                            ) -> list[Result]:
         """Count a match that has just ended (inside the transaction that ends it)."""
         results = results_for_match(match)
         await self._store(conn, results)
         return results
 
-    async def _store(self, conn: aiosqlite.Connection, results: Iterable[Result]) -> None:
+    async def _store(self, conn: Connection, results: Iterable[Result]) -> None:
         for r in results:
             table = "match_results (match_id" if r.mode in MATCH_MODES else "results (game_id"
             await conn.execute(
@@ -131,7 +131,7 @@ class StatsStore:
                         "won": int(r.won), "guesses": counted, "average": average,
                     })
 
-    async def rebuild(self, conn: aiosqlite.Connection, games: Iterable[GameRecord],
+    async def rebuild(self, conn: Connection, games: Iterable[GameRecord],
                       matches: Iterable[MatchRecord] = ()) -> None:
         """Recompute ``results`` and ``standings`` from the stored games and guesses."""
         await conn.execute("DELETE FROM results")
@@ -142,7 +142,7 @@ class StatsStore:
         for match in matches:
             await self.record_match(conn, match)
 
-    async def forget(self, conn: aiosqlite.Connection, user_id: int) -> dict[str, int]:
+    async def forget(self, conn: Connection, user_id: int) -> dict[str, int]:
         """Delete a user's stats and attributions; their games stay, unattributed."""
         counts = {}
         for table, sql in (
@@ -168,14 +168,14 @@ class StatsStore:
         return counts
 
     # ---- reads (on the read connection) ---------------------------------------------------
-    async def count(self, conn: aiosqlite.Connection, board: Board) -> int:
+    async def count(self, conn: Connection, board: Board) -> int:
         sql = f"SELECT COUNT(*) FROM standings WHERE {_where(board.mode)}"
         async with conn.execute(sql, board.params()) as cur:
             row = await cur.fetchone()
         return row[0] if row else 0
 
     async def page(
-        self, conn: aiosqlite.Connection, board: Board, *, offset: int, limit: int
+        self, conn: Connection, board: Board, *, offset: int, limit: int
     ) -> list[StandingRow]:
         async with conn.execute(
             f"{_STANDING} WHERE {_where(board.mode)} ORDER BY {_order(board.mode)}"
@@ -184,7 +184,7 @@ class StatsStore:
         ) as cur:
             return [StandingRow(*row) for row in await cur.fetchall()]
 
-    async def rank(self, conn: aiosqlite.Connection, board: Board, row: StandingRow) -> int:
+    async def rank(self, conn: Connection, board: Board, row: StandingRow) -> int:
         """Competition rank: one more than the number of players strictly ahead."""
         sql = f"SELECT COUNT(*) FROM standings WHERE {_where(board.mode)} AND {_better(board.mode)}"
         async with conn.execute(sql, {**board.params(), "won": row.won,
@@ -193,7 +193,7 @@ class StatsStore:
         return (found[0] if found else 0) + 1
 
     async def standing_of(
-        self, conn: aiosqlite.Connection, board: Board, user_id: int
+        self, conn: Connection, board: Board, user_id: int
     ) -> StandingRow | None:
         async with conn.execute(
             f"{_STANDING} WHERE {_where(board.mode)} AND s.user_id = :user",
@@ -202,7 +202,7 @@ class StatsStore:
             row = await cur.fetchone()
         return StandingRow(*row) if row else None
 
-    async def sizes(self, conn: aiosqlite.Connection) -> list[str]:
+    async def sizes(self, conn: Connection) -> list[str]:
         """Rule sizes that have standings, for autocomplete (answered within 3 s).
 
         A plain DISTINCT scans every standing (~125 ms at 100,000 games); stepping through
@@ -224,7 +224,7 @@ class StatsStore:
         return sorted(found)
 
     async def results_of(
-        self, conn: aiosqlite.Connection, user_id: int, size: str
+        self, conn: Connection, user_id: int, size: str
     ) -> list[tuple]:
         """``(mode, won, guesses, day, game_id)`` of a player's results at a size, oldest first."""
         async with conn.execute(
@@ -234,7 +234,7 @@ class StatsStore:
         ) as cur:
             return [tuple(row) for row in await cur.fetchall()]
 
-    async def team_wins(self, conn: aiosqlite.Connection, user_id: int, size: str) -> int:
+    async def team_wins(self, conn: Connection, user_id: int, size: str) -> int:
         """Breaker games a player took part in that someone else cracked."""
         async with conn.execute(
             "SELECT COUNT(*) FROM results r JOIN games g ON g.id = r.game_id"
@@ -245,7 +245,7 @@ class StatsStore:
             row = await cur.fetchone()
         return row[0] if row else 0
 
-    async def hinted_count(self, conn: aiosqlite.Connection, user_id: int, size: str) -> int:
+    async def hinted_count(self, conn: Connection, user_id: int, size: str) -> int:
         """How many of a player's results at a size were played with hints."""
         async with conn.execute(
             "SELECT COUNT(*) FROM results WHERE user_id = ? AND size = ? AND hinted = 1",
@@ -255,7 +255,7 @@ class StatsStore:
         return row[0] if row else 0
 
     async def other_sizes(
-        self, conn: aiosqlite.Connection, user_id: int, size: str
+        self, conn: Connection, user_id: int, size: str
     ) -> dict[str, int]:
         async with conn.execute(
             "SELECT size, COUNT(*) FROM results WHERE user_id = ? AND size != ?"

