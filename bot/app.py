@@ -16,6 +16,7 @@ from .core.clock import Clock, system_clock
 from .core.config import DEFAULT_MEMORY_MB, Settings, describe_database
 from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .core.metrics import Metrics
+from .core.results import utc
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache
@@ -24,7 +25,7 @@ from .features.match.service import MatchService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
-from .store import Database
+from .store import Database, GameStore
 from .ui import boards
 from .ui.ordering import InteractionOrder
 from .ui.responses import MastermindTree, UnknownButton
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds running interactions get to finish on SIGTERM/SIGINT.
 SHUTDOWN_GRACE = 10.0
+#: Seconds a metrics scrape waits to read the games running from the database.
+METRICS_READ_TIMEOUT = 2.0
 #: Names discord.py gives the tasks that run a command, a button or a modal.
 _INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-",
                       "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-",
@@ -161,8 +164,22 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
         return f"shards {', '.join(map(str, ids))} of {self.shard_count}"
 
-    def metrics_page(self) -> str:
-        return self.metrics.render(self.latencies)
+    async def metrics_page(self) -> str:
+        return self.metrics.render(self.latencies, await self.games_running())
+
+    async def games_running(self) -> dict[str, int] | None:
+        """Games running by kind, counted in the database (the same on every process), or
+        None when it can't be read now: the page still shows this process's counts."""
+        if self._db is None:
+            return None
+        day = utc(self.clock()).date().isoformat()  # the daily code's day (DailyService)
+        try:
+            async with asyncio.timeout(METRICS_READ_TIMEOUT):
+                return await GameStore().running(await self._db.reader(), day)
+        except Exception as exc:  # a scrape must never fail for the database's sake
+            log.warning("metrics: games running not read from the database (%s)",
+                        exc or type(exc).__name__)
+            return None
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.interaction_order.seen(interaction.id)

@@ -5,7 +5,7 @@ same machine, or a tunnel, reads it; nothing is exposed to the network."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
@@ -20,7 +20,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class MetricsEndpoint:
-    def __init__(self, port: int, page: Callable[[], str]) -> None:
+    def __init__(self, port: int, page: Callable[[], Awaitable[str]]) -> None:
         self.port = port
         self.page = page
         self._runner: web.AppRunner | None = None
@@ -40,7 +40,8 @@ class MetricsEndpoint:
         log.info("metrics at http://%s:%d/metrics", HOST, self.port)
 
     async def _serve(self, request: web.Request) -> web.Response:
-        return web.Response(body=self.page().encode(), headers={"Content-Type": CONTENT_TYPE})
+        page = await self.page()
+        return web.Response(body=page.encode(), headers={"Content-Type": CONTENT_TYPE})
 
     async def stop(self) -> None:
         if self._runner is not None:

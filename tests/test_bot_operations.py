@@ -136,9 +136,12 @@ async def test_the_bot_counts_interactions_replies_and_errors(fake_discord, star
                                  "Unknown interaction", times=2)
     fake_discord.expect_error(discord.NotFound)
     await guess("2222", expect_response=False)
-    values = samples(bot.metrics_page())
+    values = samples(await bot.metrics_page())
     assert values["mastermind_interactions_total"] == 4
     assert values["mastermind_reply_seconds_count"] == 4
     assert values['mastermind_interaction_errors_total{kind="expired"}'] == 1
     assert values['mastermind_interaction_errors_total{kind="bug"}'] == 0
     assert not any(k.startswith("mastermind_gateway_latency") for k in values)  # not connected
+    assert {k: v for k, v in values.items() if k.startswith("mastermind_games_running")} == {
+        f'mastermind_games_running{{kind="{kind}"}}': n
+        for kind, n in (("breaker", 1), ("challenge", 0), ("match", 0), ("daily", 0))}

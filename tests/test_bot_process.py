@@ -1,10 +1,11 @@
 """``python -m bot`` as a real process against the loopback fake Discord (tests/fake_discord).
 
 These tests run the bot exactly as it runs in production: settings from the environment and
-``.env``, a real websocket gateway and REST API (on 127.0.0.1), a real SQLite file, and real
-signals. They check what unit tests can't: start-up, the exit codes and messages of a bad
-configuration, that every guess is committed before its reply (the process is SIGKILLed and
-restarted), and that SIGTERM/SIGINT shut the bot down cleanly with the database closed.
+``.env``, a real websocket gateway and REST API (on 127.0.0.1), a real database (a SQLite file,
+or a PostgreSQL database reached with a password: :func:`bot_database`), and real signals.
+They check what unit tests can't: start-up, the exit codes and messages of a bad configuration,
+that every guess is committed before its reply (the process is SIGKILLed and restarted), and
+that SIGTERM/SIGINT shut the bot down cleanly with the database closed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import asyncio
 import os
 import re
 import signal
-import sqlite3
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Mapping
@@ -21,8 +21,12 @@ from contextlib import asynccontextmanager, closing
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+from dbtools import connect, is_postgres, run
 from fake_discord.models import FakeGuild
 from fake_discord.server import FakeDiscordServer
+
+from bot.core.config import describe_database
 
 #: How long any one step (start-up, a reply, shutting down) may take.
 STEP = 10.0
@@ -33,6 +37,7 @@ TEST_BUDGET = 20.0
 BOT_VARIABLES = (
     "DISCORD_TOKEN",
     "DATABASE_PATH",
+    "DATABASE_URL",
     "DEV_GUILD_ID",
     "LOG_LEVEL",
     "IDLE_TIMEOUT_HOURS",
@@ -79,11 +84,56 @@ def guesses_left(embed: dict[str, Any]) -> str:
     return found[1] if found else embed["footer"]["text"]
 
 
-def query(db: Path, sql: str, *params: Any) -> list[tuple]:
-    """Rows from a connection closed at once. (conftest's ``snapshot``/``secret_of`` leave theirs
-    to the garbage collector, which would keep the WAL file alive after the bot closes.)"""
-    with closing(sqlite3.connect(db)) as conn:
-        return conn.execute(sql, params).fetchall()
+def query(db: Path | str, sql: str, *params: Any) -> list[tuple]:
+    """Rows (as tuples) from a connection closed at once, on either backend. (conftest's
+    ``snapshot``/``secret_of`` leave theirs to the garbage collector, which would keep the WAL
+    file alive after the bot closes.)"""
+    with closing(connect(db)) as conn:
+        return [tuple(row) for row in conn.execute(sql, params).fetchall()]
+
+
+#: The password of the role the process tests' bots log in to PostgreSQL with: it must never
+#: show in their output (the start-up line names the database with it masked).
+PASSWORD = "hunter2"
+
+
+def bot_database(db_path: Path | str) -> Path | str:
+    """Where a process test's bot keeps its data: the SQLite file as it is, or for PostgreSQL
+    the test's database reached as a role of its own that logs in with :data:`PASSWORD` (and
+    owns the database), so every log line can be checked for the password."""
+    if not is_postgres(db_path):
+        return db_path
+    url = str(db_path)
+    database = url.split("?", 1)[0].rsplit("/", 1)[1]
+    role = f"bot_{database}"
+
+    async def create() -> None:
+        conn = await asyncpg.connect(url)  # the server's superuser, like the fixture
+        try:
+            exists = await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", role)
+            verb = "ALTER" if exists else "CREATE"
+            await conn.execute(f"{verb} ROLE {role} LOGIN PASSWORD '{PASSWORD}'")
+            await conn.execute(f"ALTER DATABASE {database} OWNER TO {role}")
+        finally:
+            await conn.close()
+
+    run(create())
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://{role}:{PASSWORD}@{rest.split('@', 1)[1]}"
+
+
+def database_env(db: Path | str) -> dict[str, str]:
+    """The variable that points a bot process at ``db``: ``DATABASE_URL`` for PostgreSQL,
+    ``DATABASE_PATH`` for a SQLite file (as before)."""
+    return {"DATABASE_URL": str(db)} if is_postgres(db) else {"DATABASE_PATH": str(db)}
+
+
+def connections_left(db: Path | str) -> int:
+    """PostgreSQL sessions still open on the database besides this one (a bot that closed its
+    database leaves none)."""
+    ((left,),) = query(db, "SELECT COUNT(*) FROM pg_stat_activity WHERE datname ="
+                           " current_database() AND pid <> pg_backend_pid()")
+    return left
 
 
 class BotProcess:
@@ -166,13 +216,14 @@ async def bot_process(env: Mapping[str, str], cwd: Path) -> AsyncIterator[BotPro
         await bot.kill()
 
 
-def bot_env(server: FakeDiscordServer, db: Path, guild: FakeGuild, **extra: str) -> dict[str, str]:
+def bot_env(server: FakeDiscordServer, db: Path | str, guild: FakeGuild, **extra: str
+            ) -> dict[str, str]:
     env = server.env(clean_environ())
     env.update(
         DISCORD_TOKEN=server.state.token,
-        DATABASE_PATH=str(db),
         DEV_GUILD_ID=str(guild.id),
         LOG_LEVEL="INFO",
+        **database_env(db),
     )
     env.update(extra)
     return env
@@ -207,9 +258,10 @@ async def wait_ready(
     await bot.wait_for_log("has connected to Gateway")
 
 
-async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
-    """The smoke test: play, SIGKILL mid-game, restart on the same file, win, SIGTERM."""
-    db = tmp_path / "data" / "games.sqlite3"
+async def test_play_kill_restart_and_win(tmp_path: Path, db_path: Path | str) -> None:
+    """The smoke test: play, SIGKILL mid-game, restart on the same database, win, SIGTERM.
+    (SQLite: in a folder not made yet.)"""
+    db = bot_database(db_path if is_postgres(db_path) else tmp_path / "data" / "games.sqlite3")
     logs: list[str] = []
     async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
         state = server.state
@@ -223,6 +275,10 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
         async with bot_process(env, tmp_path) as bot:
             await wait_ready(server, bot, guild, syncs_before=0)
             assert re.search(rf"synced \d+ commands to server {guild.id}", bot.output)
+            # the start-up line names the database, a password masked
+            named = describe_database(db)
+            assert f"from database {named} at schema version" in bot.output
+            assert (":***@" in named) == is_postgres(db)
 
             res = await server.slash("mastermind new", user=alice, guild=guild)
             assert res.response is not None and res.response.type == 4
@@ -288,7 +344,11 @@ async def test_play_kill_restart_and_win(tmp_path: Path) -> None:
     for output in logs:
         assert "Traceback" not in output, output
         assert state.token not in output, "the token leaked into the output"
-    assert not Path(f"{db}-wal").exists(), "SQLite removes the WAL when the last connection closes"
+        assert PASSWORD not in output, "the database password leaked into the output"
+    if is_postgres(db):
+        assert connections_left(db) == 0, "the pool is closed on SIGTERM"
+    else:
+        assert not Path(f"{db}-wal").exists(), "SQLite removes the WAL when the last one closes"
 
 
 async def test_no_token_exits_2_with_one_line(tmp_path: Path) -> None:
@@ -318,17 +378,27 @@ async def test_no_token_exits_2_with_one_line(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == [], "no database is created without a token"
 
 
-async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path) -> None:
+def tables(db: Path | str) -> list[tuple]:
+    """The tables of a PostgreSQL database (none until the bot first opens it)."""
+    return query(db, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+
+
+async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path, db_path: Path | str
+                                                         ) -> None:
     token = "MTIzNDU2Nzg5.rejected.sEcReT-t0ken-value"
+    db = bot_database(db_path if is_postgres(db_path) else tmp_path / "db.sqlite3")
     async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
         guild = server.state.create_guild("Guild")
-        env = bot_env(server, tmp_path / "db.sqlite3", guild, DISCORD_TOKEN=token)
+        env = bot_env(server, db, guild, DISCORD_TOKEN=token)
         async with bot_process(env, tmp_path) as bot:
             assert await bot.finish() == 2
         # it asked the fake Discord (not discord.com), which refused the token
         assert any(r.status == 401 for r in server.state.requests), server.state.requests
         assert server.sessions == []
-    assert not (tmp_path / "db.sqlite3").exists(), "the database is opened only after login"
+    if is_postgres(db):
+        assert tables(db) == [], "the database is opened only after login"
+    else:
+        assert not Path(db).exists(), "the database is opened only after login"
     assert token not in bot.output
     assert "Traceback" not in bot.output, bot.output
     ours = [line for line in bot.stderr if line.startswith("mastermind-bot:")]
@@ -340,14 +410,15 @@ async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path) -> None
     assert all(m and m.group(1) in ("DEBUG", "INFO", "WARNING") for m in levels), bot.stderr
 
 
-async def test_token_from_dotenv_file(tmp_path: Path) -> None:
-    db = tmp_path / "from-dotenv.sqlite3"
+async def test_token_from_dotenv_file(tmp_path: Path, db_path: Path | str) -> None:
+    db = bot_database(db_path if is_postgres(db_path) else tmp_path / "from-dotenv.sqlite3")
+    ((variable, where),) = database_env(db).items()
     async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
         guild = server.state.create_guild("Dotenv Guild")
         (tmp_path / ".env").write_text(
             "# settings\n"
             f"DISCORD_TOKEN={server.state.token}\n"
-            f"DATABASE_PATH={db}\n"
+            f"{variable}={where}\n"
             f"DEV_GUILD_ID={guild.id}\n"
         )
         env = server.env(clean_environ())  # no DISCORD_TOKEN in the environment
@@ -360,13 +431,17 @@ async def test_token_from_dotenv_file(tmp_path: Path) -> None:
             assert res.response is not None and res.response.ephemeral
             assert res.embeds[0]["title"] == "How to play Mastermind"
             assert await bot.stop(signal.SIGTERM) == 0
-    assert db.exists()
-    assert server.state.token not in bot.output
+    if is_postgres(db):
+        assert ("schema_migrations",) in tables(db)
+    else:
+        assert Path(db).exists()
+    assert server.state.token not in bot.output and PASSWORD not in bot.output
     assert "Traceback" not in bot.output, bot.output
 
 
-async def test_sigint_shuts_down_cleanly_and_closes_the_database(tmp_path: Path) -> None:
-    db = tmp_path / "sigint.sqlite3"
+async def test_sigint_shuts_down_cleanly_and_closes_the_database(tmp_path: Path,
+                                                                 db_path: Path | str) -> None:
+    db = bot_database(db_path if is_postgres(db_path) else tmp_path / "sigint.sqlite3")
     async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
         guild = server.state.create_guild("Sigint Guild")
         alice = server.state.create_user("alice")
@@ -374,13 +449,19 @@ async def test_sigint_shuts_down_cleanly_and_closes_the_database(tmp_path: Path)
             await wait_ready(server, bot, guild, syncs_before=0)
             await server.slash("mastermind new", user=alice, guild=guild)
             await server.slash("guess", user=alice, guild=guild, code="1234")
-            assert Path(f"{db}-wal").exists()  # the bot has the database open in WAL mode
+            if is_postgres(db):
+                assert connections_left(db) > 0  # the bot's pool
+            else:
+                assert Path(f"{db}-wal").exists()  # the bot has the database open in WAL mode
             assert await bot.stop(signal.SIGINT) == 0
         await server.wait_until(
             lambda: not server.sessions, timeout=STEP, what="the gateway connection to close"
         )
     assert "shutting down" in bot.output and "database closed" in bot.output
     assert "Traceback" not in bot.output and "KeyboardInterrupt" not in bot.output, bot.output
-    assert not Path(f"{db}-wal").exists(), "the WAL is checkpointed and removed on close"
-    assert query(db, "PRAGMA integrity_check") == [("ok",)]
+    if is_postgres(db):
+        assert connections_left(db) == 0, "every connection of the pool is closed"
+    else:
+        assert not Path(f"{db}-wal").exists(), "the WAL is checkpointed and removed on close"
+        assert query(db, "PRAGMA integrity_check") == [("ok",)]
     assert query(db, "SELECT COUNT(*) FROM guesses") == [(1,)]

@@ -1,27 +1,36 @@
 """Faults of a real ``python -m bot`` process against the loopback fake Discord: a bad
 database at start, the token reset while running (gateway close 4004), SIGTERM under a
-burst of interactions, and tokens kept out of the logs at DEBUG."""
+burst of interactions, and tokens (and the database password) kept out of the logs at DEBUG.
+
+A damaged, read-only or full SQLite file is SQLite's own (``sqlite_only``); PostgreSQL's
+equivalents are a database that does not exist and a server out of reach. The rest run on
+both backends."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import signal
+import socket
 import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
+from dbtools import is_postgres
 from fake_discord.server import FakeDiscordServer
 from test_bot_process import (
+    PASSWORD,
     STEP,
     TEST_BUDGET,
+    bot_database,
     bot_env,
     bot_process,
     query,
     wait_ready,
 )
 
+from bot.core.config import describe_database
 from bot.store.db import MIGRATIONS_DIR
 
 
@@ -29,7 +38,7 @@ def our_lines(bot) -> list[str]:
     return [line for line in bot.stderr if line.startswith("mastermind-bot:")]
 
 
-async def exit_of(tmp_path: Path, db: Path) -> tuple[int, list[str], str]:
+async def exit_of(tmp_path: Path, db: Path | str) -> tuple[int, list[str], str]:
     async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
         guild = server.state.create_guild("Guild")
         async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
@@ -59,12 +68,14 @@ def directory(path: Path) -> Path:
     return path
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize(("make", "words"), [
     (garbage, "not an SQLite database"),
     (truncated, "not an SQLite database"),
     (directory, "is a directory"),
 ])
-async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path, make, words):
+async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path, make, words,
+                                                                        backend):
     db = make(tmp_path / "games.sqlite3")
     before = db.read_bytes() if db.is_file() else None
     code, ours, output = await exit_of(tmp_path, db)
@@ -73,6 +84,37 @@ async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path
     assert "Traceback" not in output, output
     if before is not None:
         assert db.read_bytes() == before
+
+
+def missing_database(url: str) -> str:
+    """The server of ``url``, a database on it that does not exist."""
+    head, _, query_string = url.partition("?")
+    return f"{head.rsplit('/', 1)[0]}/no_such_database?{query_string}"
+
+
+def unreachable_server(url: str) -> str:
+    """A server that is not there: a port on 127.0.0.1 nothing listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    credentials = url.split("://", 1)[1].split("@", 1)[0]
+    return f"postgresql://{credentials}@127.0.0.1:{port}/mastermind"
+
+
+@pytest.mark.postgresql_only
+@pytest.mark.parametrize(("make", "words"), [
+    (missing_database, "does not exist"),
+    (unreachable_server, "can't be reached"),
+])
+async def test_an_unusable_postgresql_is_one_line_and_exit_2_without_the_password(
+        tmp_path, db_path, make, words):
+    url = make(str(bot_database(db_path)))
+    code, ours, output = await exit_of(tmp_path, url)
+    assert code == 2, output
+    assert len(ours) == 1 and words in ours[0], output
+    assert describe_database(url) in ours[0] and ":***@" in ours[0], ours
+    assert PASSWORD not in output, output
+    assert "Traceback" not in output, output
 
 
 @contextlib.contextmanager
@@ -100,7 +142,8 @@ def old_database(path: Path) -> None:
         conn.commit()
 
 
-async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path):
+@pytest.mark.sqlite_only
+async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path, backend):
     with small_disk(tmp_path) as disk:
         db = disk / "games.sqlite3"
         old_database(db)
@@ -114,7 +157,8 @@ async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path):
     assert "Traceback" not in output, output
 
 
-async def test_a_full_disk_at_start_is_one_line_and_exit_2(tmp_path):
+@pytest.mark.sqlite_only
+async def test_a_full_disk_at_start_is_one_line_and_exit_2(tmp_path, backend):
     with small_disk(tmp_path, "256k") as disk:
         db = disk / "games.sqlite3"
         old_database(db)
@@ -129,10 +173,16 @@ async def test_a_full_disk_at_start_is_one_line_and_exit_2(tmp_path):
     assert "Traceback" not in output, output
 
 
-async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path):
+def process_db(tmp_path: Path, db_path: Path | str, name: str) -> Path | str:
+    """The test's PostgreSQL database (as a role with a password), or a SQLite file ``name``."""
+    return bot_database(db_path) if is_postgres(db_path) else tmp_path / name
+
+
+async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path, db_path):
+    db = process_db(tmp_path, db_path, "db.sqlite3")
     async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
         guild = server.state.create_guild("Guild")
-        async with bot_process(bot_env(server, tmp_path / "db.sqlite3", guild), tmp_path) as bot:
+        async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
             await wait_ready(server, bot, guild, syncs_before=0)
             session = await server.wait_for_session(STEP)
             await session.close(4004, "Authentication failed.")
@@ -143,8 +193,8 @@ async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path):
     assert "Traceback" not in bot.output, bot.output
 
 
-async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_path):
-    db = tmp_path / "burst.sqlite3"
+async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_path, db_path):
+    db = process_db(tmp_path, db_path, "burst.sqlite3")
     async with asyncio.timeout(TEST_BUDGET * 2), FakeDiscordServer() as server:
         state = server.state
         guild = state.create_guild("Burst Guild")
@@ -176,8 +226,8 @@ async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_pa
         assert query(db, "SELECT COUNT(*) FROM games") == [(len(boards),)]
 
 
-async def test_no_token_reaches_the_log_at_debug(tmp_path):
-    db = tmp_path / "debug.sqlite3"
+async def test_no_token_reaches_the_log_at_debug(tmp_path, db_path):
+    db = process_db(tmp_path, db_path, "debug.sqlite3")
     async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
         state = server.state
         guild = state.create_guild("Debug Guild")
@@ -193,3 +243,4 @@ async def test_no_token_reaches_the_log_at_debug(tmp_path):
     assert "webhooks/" in bot.output  # discord.py did log the webhook URLs...
     for token in [state.token, *tokens]:
         assert token not in bot.output  # ...with the tokens masked
+    assert PASSWORD not in bot.output

@@ -1,17 +1,21 @@
 """Shards and several processes: ``python -m bot`` twice against the loopback fake Discord,
-``SHARD_COUNT=4`` with shards 0,1 in one process and 2,3 in the other, on one SQLite file
-(WAL lets processes on one machine share it).
+``SHARD_COUNT=4`` with shards 0,1 in one process and 2,3 in the other, on one database: a
+SQLite file (WAL lets processes on one machine share it) or PostgreSQL (reached as a role
+with a password), each test on both.
 
 What must hold across processes lives in the database: games in guilds of different shards
 are played at once, a process killed mid-game is restarted and its games go on, and one
 interaction delivered to both processes is stored once. Also: the start-up line names the
-shards and the database, and ``METRICS_PORT`` serves the Prometheus text format on loopback.
+shards and the database (never its password), and ``METRICS_PORT`` serves the Prometheus
+text format on loopback, with the games running counted in the database (every process's
+page says the same).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import re
 import signal
 import socket
@@ -19,17 +23,26 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import aiohttp
+from dbtools import is_postgres
 from fake_discord.models import FakeGuild, FakeUser
 from fake_discord.server import FakeDiscordServer, GatewaySession, shard_of
 from test_bot_process import (
+    PASSWORD,
     STEP,
     BotProcess,
     board_rows,
+    bot_database,
     bot_process,
     clean_environ,
+    connections_left,
+    database_env,
     query,
     score,
 )
+
+from bot.core.config import describe_database
+from bot.features.daily.service import secret_for
+from engine import format_code
 
 #: Two processes, each waiting 5 s between its two shards' IDENTIFYs (Discord's rule, kept
 #: by discord.py), one of them started twice.
@@ -39,13 +52,18 @@ SHARDS = 4
 WRONG = ("1111", "2222", "3333")
 
 
-def shard_env(server: FakeDiscordServer, db: Path, shard_ids: str, **extra: str
+def shard_env(server: FakeDiscordServer, db: Path | str, shard_ids: str, **extra: str
               ) -> dict[str, str]:
     env = server.env(clean_environ())
-    env.update(DISCORD_TOKEN=server.state.token, DATABASE_PATH=str(db), LOG_LEVEL="INFO",
-               SHARD_COUNT=str(SHARDS), SHARD_IDS=shard_ids)
+    env.update(DISCORD_TOKEN=server.state.token, LOG_LEVEL="INFO", SHARD_COUNT=str(SHARDS),
+               SHARD_IDS=shard_ids, **database_env(db))
     env.update(extra)
     return env
+
+
+def shared_db(tmp_path: Path, db_path: Path | str, name: str) -> Path | str:
+    """The test's PostgreSQL database (as a role with a password), or a SQLite file ``name``."""
+    return bot_database(db_path) if is_postgres(db_path) else tmp_path / name
 
 
 def sessions_of(server: FakeDiscordServer, shard_ids: Iterable[int]) -> list[GatewaySession]:
@@ -66,7 +84,7 @@ async def wait_shards(server: FakeDiscordServer, bot: BotProcess, shard_ids: tup
         timeout=STEP, what="the global commands")
 
 
-def secret(db: Path, guild: FakeGuild) -> str:
+def secret(db: Path | str, guild: FakeGuild) -> str:
     channel = next(iter(guild.channels.values()))
     ((code,),) = query(db, "SELECT secret FROM games WHERE channel_id = ? AND status = 'active'",
                        channel.id)
@@ -87,8 +105,8 @@ def routed(server: FakeDiscordServer, guild: FakeGuild) -> set[tuple[int, int]]:
 
 
 async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
-        tmp_path: Path) -> None:
-    db = tmp_path / "shared.sqlite3"
+        tmp_path: Path, db_path: Path | str) -> None:
+    db = shared_db(tmp_path, db_path, "shared.sqlite3")
     async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
         state = server.state
         guilds = [state.create_guild(f"Shard {k}", shard=(k, SHARDS)) for k in range(SHARDS)]
@@ -105,8 +123,10 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
             bot_b = await stack.enter_async_context(bot_process(env_b, tmp_path))
             await wait_shards(server, bot_a, (0, 1))
             await wait_shards(server, bot_b, (2, 3))
-            assert f"serving shards 0, 1 of 4 from database {db}" in bot_a.output
-            assert f"serving shards 2, 3 of 4 from database {db}" in bot_b.output
+            named = describe_database(db)  # the path, or the URL with its password masked
+            assert (":***@" in named) == is_postgres(db)
+            assert f"serving shards 0, 1 of 4 from database {named} at" in bot_a.output
+            assert f"serving shards 2, 3 of 4 from database {named} at" in bot_b.output
 
             # ---- a game in each guild, all started and played at once
             starts = await asyncio.gather(*(
@@ -172,9 +192,12 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
         outputs = (bot_a.output, bot_a2.output, bot_b.output)
     for output in outputs:
         assert "Traceback" not in output, output
-        assert state.token not in output
+        assert state.token not in output and PASSWORD not in output
     assert "database closed" in bot_a2.output and "database closed" in bot_b.output
-    assert not Path(f"{db}-wal").exists(), "the last process to close removes the WAL"
+    if is_postgres(db):
+        assert connections_left(db) == 0, "both processes closed their pools"
+    else:
+        assert not Path(f"{db}-wal").exists(), "the last process to close removes the WAL"
 
 
 def free_port() -> int:
@@ -227,8 +250,83 @@ async def test_metrics_endpoint_on_loopback(tmp_path: Path) -> None:
             assert values['mastermind_interaction_errors_total{kind="bug"}'] == 0
             assert 0 <= values['mastermind_gateway_latency_seconds{shard="1"}'] < STEP
             assert "mastermind_interactions_per_second" in values
+            assert running(values) == {**NOTHING_RUNNING, "breaker": 1}
             assert await bot.stop(signal.SIGTERM) == 0
     assert "Traceback" not in bot.output, bot.output
+
+
+NOTHING_RUNNING = {"breaker": 0, "challenge": 0, "match": 0, "daily": 0}
+
+
+def running(values: dict[str, float]) -> dict[str, float]:
+    """``mastermind_games_running`` by kind."""
+    return {key.split('"')[1]: value for key, value in values.items()
+            if key.startswith("mastermind_games_running{")}
+
+
+async def scrape(http: aiohttp.ClientSession, port: int) -> dict[str, float]:
+    async with http.get(f"http://127.0.0.1:{port}/metrics") as resp:
+        assert resp.status == 200
+        return samples(await resp.text())
+
+
+def daily_miss(db: Path | str) -> str:
+    """A guess that is not today's daily code (worked out from the stored seed, as the bot
+    does)."""
+    ((seed,),) = query(db, "SELECT value FROM bot_settings WHERE name = 'daily_seed'")
+    code = format_code(secret_for(seed, dt.datetime.now(dt.UTC).date().isoformat()))
+    return next(c for c in WRONG if c != code)
+
+
+async def test_games_running_is_counted_in_the_database_for_every_process(
+        tmp_path: Path, db_path: Path | str) -> None:
+    """Two processes (shard 0, shard 1), each serving metrics: each page counts the games of
+    both, by kind, and a game ended in one process is gone from the other's next scrape."""
+    db = shared_db(tmp_path, db_path, "running.sqlite3")
+    ports = free_port(), free_port()
+    async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
+        state = server.state
+        here = state.create_guild("Here", shard=(0, SHARDS))
+        there = state.create_guild("There", shard=(1, SHARDS))
+        arena = state.create_channel(here, "arena")
+        alice, bob = state.create_user("alice"), state.create_user("bob")
+        env_a = shard_env(server, db, "0", METRICS_PORT=str(ports[0]))
+        env_b = shard_env(server, db, "1", METRICS_PORT=str(ports[1]))
+        async with contextlib.AsyncExitStack() as stack:
+            http = await stack.enter_async_context(aiohttp.ClientSession())
+            bot_a = await stack.enter_async_context(bot_process(env_a, tmp_path))
+            await bot_a.wait_for_log("serving shards")
+            bot_b = await stack.enter_async_context(bot_process(env_b, tmp_path))
+            await wait_shards(server, bot_a, (0,))
+            await wait_shards(server, bot_b, (1,))
+            assert running(await scrape(http, ports[0])) == NOTHING_RUNNING
+
+            # A serves "Here": a game and a match (its first half is a game); B serves
+            # "There": a challenge, and a daily play started from there.
+            opened = [
+                await server.slash("mastermind new", user=alice, guild=here),
+                await server.slash("match", user=bob, guild=here, channel=arena),
+                await server.slash("challenge", user=alice, guild=there),
+                await server.slash("daily play", user=bob, guild=there, guess=daily_miss(db)),
+            ]
+            assert all(r.response is not None for r in opened)
+            assert {s.shard[0] for s in server.sessions for m in s.sent
+                    if m["t"] == "INTERACTION_CREATE"} == {0, 1}
+            everything = {"breaker": 1, "challenge": 1, "match": 1, "daily": 1}
+            for port in ports:
+                assert running(await scrape(http, port)) == everything
+            assert query(db, "SELECT COUNT(*) FROM games WHERE status = 'active'") == [(3,)]
+
+            # B's challenge ends; A's very next scrape says so
+            quit_ = await server.slash("mastermind quit", user=alice, guild=there)
+            assert quit_.response is not None and not quit_.response.ephemeral, quit_.embeds
+            assert running(await scrape(http, ports[0])) == {**everything, "challenge": 0}
+            assert await bot_a.stop(signal.SIGTERM) == 0
+            assert await bot_b.stop(signal.SIGTERM) == 0
+    for bot in (bot_a, bot_b):
+        assert "Traceback" not in bot.output, bot.output
+        assert "games running not read" not in bot.output
+        assert PASSWORD not in bot.output
 
 
 async def test_a_taken_metrics_port_exits_2_with_one_line(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 #: Upper bounds (seconds) of the reply-time buckets: Discord's 3 s answer window in view.
@@ -80,8 +80,11 @@ class Metrics:
         recent = sum(n for s, n in self._slots.items() if now - RATE_WINDOW <= s < now)
         return recent / RATE_WINDOW
 
-    def render(self, gateway: Iterable[tuple[int, float]]) -> str:
-        """The page: this process's counts and each of its shards' gateway latency."""
+    def render(self, gateway: Iterable[tuple[int, float]],
+               running: Mapping[str, int] | None = None) -> str:
+        """The page: this process's counts, each of its shards' gateway latency and, read
+        from the database (so every process shows the same), the games running by kind
+        (left out when the database could not be read)."""
         lines = [
             *_head("mastermind_interactions_total", "counter",
                    "Interactions received by this process."),
@@ -103,6 +106,16 @@ class Metrics:
             *(f'mastermind_gateway_latency_seconds{{shard="{shard}"}} {number(latency)}'
               for shard, latency in sorted(gateway)),
         ]
+        if running is not None:
+            lines += [
+                *_head("mastermind_games_running", "gauge",
+                       "Games running now in the database (every process), by kind: breaker, "
+                       "challenge, match (a match's half) and daily (today's unfinished "
+                       "plays). Idle games count until the next command in their channel "
+                       "ends them."),
+                *(f'mastermind_games_running{{kind="{kind}"}} {count}'
+                  for kind, count in running.items()),
+            ]
         return "\n".join(lines) + "\n"
 
 

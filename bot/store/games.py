@@ -97,6 +97,21 @@ class GameStore:
         ) as cur:
             return [r[0] for r in await cur.fetchall()]
 
+    async def running(self, conn: Connection, day: str) -> dict[str, int]:
+        """Games running now, across every process: ``breaker``, ``challenge``, ``match``
+        (a match's half, of either kind) and ``daily`` (plays of ``day`` not finished).
+        Cheap at any size: active games are read from the one-per-channel partial index,
+        the day's plays from their primary key."""
+        async with conn.execute(
+            "SELECT CASE WHEN match_id IS NULL THEN kind ELSE 'match' END, COUNT(*)"
+            " FROM games WHERE status = 'active' GROUP BY 1"
+            " UNION ALL SELECT 'daily', COUNT(*) FROM daily_plays"
+            " WHERE day = ? AND status = 'active'",
+            (day,),
+        ) as cur:
+            counts = {str(r[0]): int(r[1]) for r in await cur.fetchall()}
+        return {kind: counts.get(kind, 0) for kind in ("breaker", "challenge", "match", "daily")}
+
     async def _guesses(self, conn: Connection, game_id: int) -> list[GuessRecord]:
         async with conn.execute(
             "SELECT turn, player_id, code, black, white, created_at FROM guesses "
