@@ -1,4 +1,5 @@
-"""``python -m bot`` / ``mastermind-bot``: run the Discord bot until SIGINT or SIGTERM."""
+"""``python -m bot`` / ``mastermind-bot``: run the Discord bot until SIGINT or SIGTERM;
+``mastermind-bot copy-db FROM TO`` copies its database (see :mod:`bot.copy_db`)."""
 
 from __future__ import annotations
 
@@ -61,6 +62,14 @@ def fail(message: str, code: int) -> int:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["copy-db"]:  # mastermind-bot copy-db FROM TO: no Discord, no token
+        from .copy_db import main as copy_db
+        return copy_db(sys.argv[2:])
+    return serve()
+
+
+def serve() -> int:
+    """Run the bot with the settings in the environment; the exit code."""
     try:
         settings = Settings.from_env()
     except ConfigError as exc:

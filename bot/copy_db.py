@@ -1,0 +1,274 @@
+"""``mastermind-bot copy-db FROM TO``: copy every table of one database into another, SQLite to
+PostgreSQL or back (FROM and TO are each a SQLite path, ``sqlite:///path`` or a
+``postgresql://`` URL), verified, in one transaction.
+
+- Both are opened with :meth:`Database.open`, so both schemas are first migrated to this
+  version; they must then be at the same version, with the same tables and columns.
+- TO must hold no rows (a fresh database), or ``--replace`` deletes its rows first, in the
+  same transaction as the copy. The whole copy is one transaction on TO: an error, a failed
+  check or an interrupted run leaves TO as it was, so the command can simply be run again.
+- FROM is read inside a write transaction of its own (which writes nothing), so no bot can
+  change it half-way; stop the bots on both databases first all the same.
+- Tables go in foreign-key order (``matches`` before ``games``, ``games`` before
+  ``guesses``...), every column by name, in batches; PostgreSQL's identity sequences are then
+  moved past the ids copied in.
+- Checked before committing: every table's row count and contents (an order-free checksum
+  of its rows) equal FROM's, and rebuilding ``results``, ``match_results`` and ``standings``
+  from the copied games and matches gives back exactly the rows copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .core.config import describe_database
+from .store import Connection, Database, DatabaseUnusable, GameStore, MatchStore, StatsStore
+from .store.copy import CopyStore
+from .store.db import is_postgres, sqlite_path
+
+#: Rows per batch, read and written.
+BATCH = 5000
+#: What the stats rebuild writes; it must give back exactly the rows copied.
+STATS_TABLES = ("results", "match_results", "standings")
+
+
+class CopyRefused(Exception):
+    """The copy can't be done as asked; nothing was written."""
+
+
+class VerificationFailed(Exception):
+    """The copy didn't match FROM; it was rolled back."""
+
+
+@dataclass
+class TableCopy:
+    name: str
+    columns: list[str]
+    rows: int = 0
+    #: Sum of the rows' hashes (mod 2**64): equal for the same rows in any order.
+    digest: int = 0
+
+
+@dataclass
+class CopyReport:
+    source: str
+    target: str
+    version: int
+    tables: list[TableCopy] = field(default_factory=list)
+    #: Rows deleted from TO first (``--replace``).
+    replaced: int = 0
+    seconds: float = 0.0
+    verify_seconds: float = 0.0
+
+    @property
+    def rows(self) -> int:
+        return sum(t.rows for t in self.tables)
+
+
+def _value(value: object) -> object:
+    """A value as both databases give it back (a whole float equals its int)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def row_hash(row: Iterable[object]) -> int:
+    text = repr(tuple(_value(v) for v in row)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+def digest(rows: Iterable[Iterable[object]], start: int = 0) -> int:
+    return (start + sum(row_hash(r) for r in rows)) % 2**64
+
+
+def fk_order(references: dict[str, set[str]]) -> list[str]:
+    """Tables ordered so each comes after every table its foreign keys point at."""
+    order: list[str] = []
+    placed: set[str] = set()
+    while len(order) < len(references):
+        ready = sorted(t for t, refs in references.items()
+                       if t not in placed and refs - {t} <= placed)
+        if not ready:
+            raise CopyRefused("the tables' foreign keys form a cycle: "
+                              + ", ".join(sorted(set(references) - placed)))
+        order.extend(ready)
+        placed.update(ready)
+    return order
+
+
+class Copier:
+    """One copy from ``src`` to ``dst`` (both open)."""
+
+    def __init__(self, src: Database, dst: Database, *, batch: int = BATCH):
+        self.src = src
+        self.dst = dst
+        self.batch = batch
+        self.store = CopyStore()
+
+    async def check(self) -> tuple[int, list[TableCopy]]:
+        """Refuse the same database twice, or two schemas; the tables in copy order."""
+        src, dst = await self.src.reader(), await self.dst.reader()
+        if await self.store.identity(src) == await self.store.identity(dst):
+            raise CopyRefused("FROM and TO are the same database")
+        versions = (await self.src.schema_version(), await self.dst.schema_version())
+        if versions[0] != versions[1]:
+            raise CopyRefused(f"FROM is at schema version {versions[0]} and TO at "
+                              f"{versions[1]}: run the same version of the bot on both")
+        return versions[0], await self._plan(src, dst)
+
+    async def _plan(self, src: Connection, dst: Connection) -> list[TableCopy]:
+        tables = await self.store.tables(src)
+        if tables != await self.store.tables(dst):
+            raise CopyRefused("FROM and TO have different tables: "
+                              f"{tables} and {await self.store.tables(dst)}")
+        columns, references = {}, {}
+        for table in tables:
+            columns[table] = await self.store.columns(src, table)
+            if sorted(columns[table]) != sorted(await self.store.columns(dst, table)):
+                raise CopyRefused(f"the table {table} has different columns in FROM and TO")
+            references[table] = await self.store.references(src, table) & set(tables)
+        return [TableCopy(t, columns[t]) for t in fk_order(references)]
+
+    async def run(self, plan: list[TableCopy], *, replace: bool) -> int:
+        """Copy every table in one transaction on TO, check it, commit. Returns the rows
+        ``--replace`` deleted from TO."""
+        async with self.src.transaction() as src, self.dst.transaction() as dst:
+            replaced = await self._make_room(dst, plan, replace)
+            for table in plan:
+                await self._copy_table(src, dst, table)
+            await self.store.reset_identities(dst)
+            await self.verify(dst, plan)
+        return replaced
+
+    async def _make_room(self, dst: Connection, plan: list[TableCopy], replace: bool) -> int:
+        held = {t.name: n for t in plan if (n := await self.store.count(dst, t.name))}
+        if held and not replace:
+            listed = ", ".join(f"{name} ({n} rows)" for name, n in held.items())
+            raise CopyRefused(f"TO already holds data: {listed}. Nothing was changed. Copy into "
+                              f"an empty database, or pass --replace to delete TO's rows first")
+        for table in reversed(plan):  # children before the tables they point at
+            if table.name in held:
+                await self.store.clear(dst, table.name)
+        return sum(held.values())
+
+    async def _copy_table(self, src: Connection, dst: Connection, table: TableCopy) -> None:
+        async for rows in self.store.rows(src, table.name, table.columns, self.batch):
+            await self.store.insert(dst, table.name, table.columns, rows)
+            table.rows += len(rows)
+            table.digest = digest(rows, table.digest)
+
+    async def _read_back(self, dst: Connection, table: TableCopy) -> tuple[int, int]:
+        count, total = 0, 0
+        async for rows in self.store.rows(dst, table.name, table.columns, self.batch):
+            count += len(rows)
+            total = digest(rows, total)
+        return count, total
+
+    async def verify(self, dst: Connection, plan: list[TableCopy]) -> None:
+        """Counts and contents of every table, then the stats rebuild, inside the copy's
+        transaction: any difference raises :class:`VerificationFailed` (rolled back)."""
+        for table in plan:
+            rows, total = await self._read_back(dst, table)
+            if (rows, total) != (table.rows, table.digest):
+                raise VerificationFailed(
+                    f"the table {table.name} differs after the copy ({table.rows} rows in "
+                    f"FROM, {rows} in TO)")
+        await rebuild_stats(dst)
+        for table in plan:
+            if table.name in STATS_TABLES and \
+                    await self._read_back(dst, table) != (table.rows, table.digest):
+                raise VerificationFailed(
+                    f"rebuilding the stats from the copied games changed {table.name}: FROM's "
+                    f"leaderboards don't match its own games")
+
+
+async def rebuild_stats(conn: Connection) -> None:
+    """Recompute results and standings from the games and matches, in the caller's
+    transaction (what :meth:`StatsService.recompute` does in a transaction of its own)."""
+    games, matches = GameStore(), MatchStore()
+    records = [await games.get(conn, game_id) for game_id in await games.finished_ids(conn)]
+    played = [await matches.get(conn, match_id)
+              for match_id in await matches.finished_ids(conn)]
+    await StatsStore().rebuild(conn, [g for g in records if g is not None],
+                               [m for m in played if m is not None])
+
+
+async def copy_database(source: str, target: str, *, replace: bool = False,
+                        batch: int = BATCH) -> CopyReport:
+    """Copy FROM into TO, verified; raises :class:`CopyRefused` (nothing written),
+    :class:`VerificationFailed` (rolled back) or :class:`DatabaseUnusable`."""
+    if not is_postgres(source) and not sqlite_path(source).is_file():
+        raise CopyRefused(f"FROM {source} is not a file: name an existing SQLite database")
+    src = await Database.open(source)
+    try:
+        dst = await Database.open(target)
+        try:
+            copier = Copier(src, dst, batch=batch)
+            version, plan = await copier.check()
+            report = CopyReport(describe_database(source), describe_database(target), version)
+            started = time.perf_counter()
+            report.replaced = await copier.run(plan, replace=replace)
+            report.seconds = time.perf_counter() - started
+            report.tables = plan
+            return report
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+
+
+def format_report(report: CopyReport) -> str:
+    rate = report.rows / report.seconds if report.seconds else 0.0
+    lines = [f"copied {report.source} -> {report.target} (schema version {report.version})"]
+    if report.replaced:
+        lines.append(f"  --replace: deleted the {report.replaced:,} rows TO held first")
+    width = max([len(t.name) for t in report.tables] + [5])
+    lines += [f"  {t.name:<{width}} {t.rows:>10,} rows" for t in report.tables]
+    lines.append(f"  {'all':<{width}} {report.rows:>10,} rows in {report.seconds:.2f} s "
+                 f"({rate:,.0f} rows/s), one transaction")
+    lines.append("verified: every table's row count and contents equal FROM's, and rebuilding "
+                 "results and standings from the copied games gives the same rows")
+    return "\n".join(lines)
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="mastermind-bot copy-db",
+        description="Copy every table of the bot's database into another (SQLite <-> "
+                    "PostgreSQL), verified, in one transaction. Stop the bots first.")
+    parser.add_argument("source", metavar="FROM",
+                        help="a SQLite file (path or sqlite:///path) or a postgresql:// URL")
+    parser.add_argument("target", metavar="TO", help="likewise; created if it is a new file")
+    parser.add_argument("--replace", action="store_true",
+                        help="delete TO's rows first (same transaction); without it TO must "
+                             "be empty")
+    parser.add_argument("--batch", type=int, default=BATCH, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parse(argv)
+    try:
+        report = asyncio.run(copy_database(args.source, args.target, replace=args.replace,
+                                           batch=max(1, args.batch)))
+    except CopyRefused as exc:
+        return _fail(str(exc), 2)
+    except DatabaseUnusable as exc:
+        return _fail(f"{exc}. Nothing was copied.", 2)
+    except VerificationFailed as exc:
+        return _fail(f"{exc}. The copy was rolled back: TO is as it was.", 1)
+    print(format_report(report))
+    return 0
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"mastermind-bot copy-db: {message}", file=sys.stderr)
+    return code
+
+
