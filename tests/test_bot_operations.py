@@ -4,10 +4,12 @@ in test_bot_process_shards.py."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import discord
 import pytest
+from dbtools import connect
 from test_bot_process_shards import samples
 
 from bot.app import MastermindBot
@@ -145,3 +147,26 @@ async def test_the_bot_counts_interactions_replies_and_errors(fake_discord, star
     assert {k: v for k, v in values.items() if k.startswith("mastermind_games_running")} == {
         f'mastermind_games_running{{kind="{kind}"}}': n
         for kind, n in (("breaker", 1), ("challenge", 0), ("match", 0), ("daily", 0))}
+
+
+async def test_a_scrape_the_database_cannot_answer_still_shows_the_process_counts(
+        fake_discord, start_bot, world, db_path, caplog):
+    """The games running are read at each scrape; when that read fails (here: a table the
+    query needs is gone for a moment) the page leaves them out, says so in a WARNING, and
+    shows the rest."""
+    bot = await start_bot()
+    await fake_discord.slash(bot, "mastermind new", user=world.alice, channel=world.general,
+                             guild=world.guild)
+    with contextlib.closing(connect(db_path)) as conn:
+        conn.execute("ALTER TABLE daily_plays RENAME TO daily_plays_away")
+        conn.commit()
+        try:
+            values = samples(await bot.metrics_page())
+        finally:
+            conn.execute("ALTER TABLE daily_plays_away RENAME TO daily_plays")
+            conn.commit()
+    assert values["mastermind_interactions_total"] == 1
+    assert not any(k.startswith("mastermind_games_running") for k in values)
+    assert "metrics: games running not read from the database" in caplog.text
+    values = samples(await bot.metrics_page())
+    assert values['mastermind_games_running{kind="breaker"}'] == 1
