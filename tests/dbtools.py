@@ -16,17 +16,34 @@ import asyncio
 import itertools
 import sqlite3
 import threading
-from collections.abc import Coroutine, Iterator, Sequence
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 
 from bot.store.connection import numeric, to_postgres
+from bot.store.db import MIGRATIONS_DIR, PG_MIGRATIONS_DIR
 
 
 def is_postgres(target: object) -> bool:
     return isinstance(target, str) and target.startswith("postgresql://")
+
+
+def migrations_dir(target: object) -> Path:
+    """The migrations in the dialect of the database ``target`` names."""
+    return PG_MIGRATIONS_DIR if is_postgres(target) else MIGRATIONS_DIR
+
+
+def table_names(target: str | Path) -> set[str]:
+    """The tables the database holds."""
+    sql = ("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+           if is_postgres(target) else "SELECT name FROM sqlite_master WHERE type = 'table'")
+    conn = connect(target)
+    try:
+        return {row[0] for row in conn.execute(sql).fetchall()}
+    finally:
+        conn.close()
 
 
 class _Loop:
@@ -50,38 +67,27 @@ def run(coro: Coroutine[Any, Any, Any]) -> Any:
     return _loop.run(coro)
 
 
-class PgRow(Sequence[Any]):
-    """A row by position or by column name, equal to another with the same columns and values
-    (like ``sqlite3.Row``)."""
+class PgRow(tuple):
+    """A row: a tuple of its values (so it compares and sorts like sqlite3's rows) that is
+    also read by column name, like ``sqlite3.Row``."""
 
-    def __init__(self, record: asyncpg.Record):
-        self._keys = tuple(record.keys())
-        self._values = tuple(record.values())
+    _keys: tuple[str, ...]
+
+    def __new__(cls, record: asyncpg.Record) -> PgRow:
+        row = super().__new__(cls, tuple(record.values()))
+        row._keys = tuple(record.keys())
+        return row
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
-            return self._values[self._keys.index(key)]
-        return self._values[key]
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._values)
+            return super().__getitem__(self._keys.index(key))
+        return super().__getitem__(key)
 
     def keys(self) -> list[str]:
         return list(self._keys)
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, PgRow):
-            return (self._keys, self._values) == (other._keys, other._values)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values)
-
     def __repr__(self) -> str:
-        return f"PgRow({dict(zip(self._keys, self._values, strict=True))})"
+        return f"PgRow({dict(zip(self._keys, self, strict=True))})"
 
 
 class PgCursor:

@@ -166,20 +166,19 @@ async def test_the_tally_is_built_from_plays_stored_before_it(db_path, tmp_path)
     import shutil
 
     from bot.store import Database
-    from bot.store.db import MIGRATIONS_DIR
 
     old = tmp_path / "up_to_010"
     old.mkdir()
-    for path in MIGRATIONS_DIR.glob("*.sql"):
+    for path in dbtools.migrations_dir(db_path).glob("*.sql"):
         if int(path.name[:3]) <= 10:
             shutil.copy(path, old)
     db = await Database.open(db_path, migrations=old)
     async with db.transaction() as conn:
-        await conn.executemany(
-            "INSERT INTO daily_plays (day, user_id, guild_id, status, solved, guesses,"
-            " started_at, ended_at) VALUES ('2026-11-20', ?, ?, ?, ?, ?, 1.0, ?)",
-            [(1, 10, "won", 1, 4, 5.0), (2, 10, "won", 1, 4, 6.0), (3, 20, "lost", 0, 10, 7.0),
-             (4, 20, "active", 0, 2, None)])
+        for play in [(1, 10, "won", 1, 4, 5.0), (2, 10, "won", 1, 4, 6.0),
+                     (3, 20, "lost", 0, 10, 7.0), (4, 20, "active", 0, 2, None)]:
+            await conn.execute(
+                "INSERT INTO daily_plays (day, user_id, guild_id, status, solved, guesses,"
+                " started_at, ended_at) VALUES ('2026-11-20', ?, ?, ?, ?, ?, 1.0, ?)", play)
     await db.close()
     db = await Database.open(db_path)
     await db.close()

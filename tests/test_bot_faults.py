@@ -12,6 +12,8 @@ import discord
 from conftest import secret_of, snapshot
 from test_bot_challenge import game_id, start
 
+from bot.store.postgres import WRITE_LOCK
+
 
 def rows(db_path, sql: str) -> list[tuple]:
     with contextlib.closing(dbtools.connect(db_path)) as conn:
@@ -91,14 +93,19 @@ async def test_one_click_delivered_twice_at_once_is_stored_once(
 
 
 class HeldLock:
-    """Another process holding the database's write lock (``BEGIN EXCLUSIVE``)."""
+    """Another process holding the database's write lock: ``BEGIN EXCLUSIVE`` on SQLite, the
+    writers' advisory lock in an open transaction on PostgreSQL."""
 
     def __init__(self, db_path):
-        self.conn = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
-        self.conn.execute("BEGIN EXCLUSIVE")
+        if dbtools.is_postgres(db_path):
+            self.conn = dbtools.connect(db_path)
+            self.conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+        else:
+            self.conn = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+            self.conn.execute("BEGIN EXCLUSIVE")
 
     def release(self) -> None:
-        self.conn.rollback()
+        self.conn.execute("ROLLBACK")
         self.conn.close()
 
 

@@ -1,23 +1,24 @@
-"""The SQLite store: migrations on empty and old databases, transactions, settings."""
+"""The store on both databases: migrations on empty and old databases, transactions,
+settings; and what only SQLite has (WAL, a file that two processes create at once)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import shutil
-import sqlite3
 
 import dbtools
 import pytest
 
 from bot.core.config import ConfigError, Settings
-from bot.store import Database, MigrationError
-from bot.store.db import MIGRATIONS_DIR, migration_files
+from bot.store import INTEGRITY_ERRORS, Database, DatabaseUnusable, MigrationError
+from bot.store.db import MIGRATIONS_DIR, PG_MIGRATIONS_DIR, migration_files
 
 
 def versions(path) -> list[int]:
-    with sqlite3.connect(path) as conn:
-        return [r[0] for r in conn.execute("SELECT version FROM schema_migrations ORDER BY 1")]
+    with contextlib.closing(dbtools.connect(path)) as conn:
+        return [r[0] for r in
+                conn.execute("SELECT version FROM schema_migrations ORDER BY 1").fetchall()]
 
 
 def all_versions() -> list[int]:
@@ -28,22 +29,36 @@ async def test_empty_database_gets_every_migration(db_path):
     db = await Database.open(db_path)
     try:
         assert await db.schema_version() == all_versions()[-1]
+    finally:
+        await db.close()
+    assert versions(db_path) == all_versions()
+    assert {"games", "guesses", "players", "schema_migrations"} <= dbtools.table_names(db_path)
+
+
+def test_both_dialects_have_the_same_migrations():
+    """Every migration exists in both dialects, under the same number and name, and creates
+    the same tables (a new one written for one database only fails here)."""
+    sqlite_side = [(v, name) for v, name, _ in migration_files(MIGRATIONS_DIR)]
+    postgres_side = [(v, name) for v, name, _ in migration_files(PG_MIGRATIONS_DIR)]
+    assert sqlite_side == postgres_side
+
+
+@pytest.mark.sqlite_only
+async def test_sqlite_runs_in_wal_with_foreign_keys(db_path):
+    db = await Database.open(db_path)
+    try:
         async with db.connection.execute("PRAGMA journal_mode") as cur:
             assert (await cur.fetchone())[0] == "wal"
         async with db.connection.execute("PRAGMA foreign_keys") as cur:
             assert (await cur.fetchone())[0] == 1
     finally:
         await db.close()
-    assert versions(db_path) == all_versions()
-    with dbtools.connect(db_path) as conn:
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"games", "guesses", "players", "schema_migrations"} <= tables
 
 
 async def test_previous_schema_version_upgrades_itself(db_path, tmp_path):
     old = tmp_path / "old_migrations"
     old.mkdir()
-    shutil.copy(MIGRATIONS_DIR / "001_games.sql", old)
+    shutil.copy(dbtools.migrations_dir(db_path) / "001_games.sql", old)
     db = await Database.open(db_path, migrations=old)
     async with db.transaction() as conn:
         await conn.execute(
@@ -73,17 +88,14 @@ async def test_previous_schema_version_upgrades_itself(db_path, tmp_path):
 
 async def test_a_failing_migration_changes_nothing(db_path, tmp_path):
     bad = tmp_path / "bad_migrations"
-    shutil.copytree(MIGRATIONS_DIR, bad)
+    shutil.copytree(dbtools.migrations_dir(db_path), bad)
     (bad / "900_broken.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
     )
     with pytest.raises(MigrationError, match=r"900_broken\.sql failed"):
         await Database.open(db_path, migrations=bad)
     assert versions(db_path) == all_versions()
-    with dbtools.connect(db_path) as conn:
-        assert conn.execute(
-            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'"
-        ).fetchone() == (0,)
+    assert "half_done" not in dbtools.table_names(db_path)
 
 
 def test_misnamed_migration_is_refused(tmp_path):
@@ -100,7 +112,7 @@ async def test_transaction_rolls_back_on_error(db_path):
                 "INSERT INTO players (user_id, display_name, updated_at) VALUES (1, 'a', 0)"
             )
             raise RuntimeError("boom")
-    async with db.connection.execute("SELECT COUNT(*) FROM players") as cur:
+    async with (await db.reader()).execute("SELECT COUNT(*) FROM players") as cur:
         assert (await cur.fetchone())[0] == 0
     await db.close()
 
@@ -116,7 +128,7 @@ def test_one_running_game_per_channel_is_enforced_by_the_schema(db_path):
             " 0, 0)"
         )
         conn.execute(insert)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(INTEGRITY_ERRORS):
             conn.execute(insert)
 
 
@@ -125,8 +137,41 @@ async def _open_close(path):
     await db.close()
 
 
+def test_database_url_picks_the_store_and_hides_its_password(monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def.ghi")
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    for url in ("sqlite:///data/bot.sqlite3", "postgresql://bot:hunter2@db:5432/mastermind"):
+        monkeypatch.setenv("DATABASE_URL", url)
+        settings = Settings.from_env(env_file=None)
+        assert settings.database == url
+        assert "hunter2" not in repr(settings)
+    monkeypatch.setenv("DATABASE_URL", "mysql://bot:hunter2@db/mastermind")
+    with pytest.raises(ConfigError, match="DATABASE_URL must be sqlite") as refused:
+        Settings.from_env(env_file=None)
+    assert "hunter2" not in str(refused.value)
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///a.sqlite3")
+    monkeypatch.setenv("DATABASE_PATH", "b.sqlite3")
+    with pytest.raises(ConfigError, match="both set"):
+        Settings.from_env(env_file=None)
+
+
+async def test_an_unreachable_postgresql_is_named_without_its_password():
+    url = "postgresql://bot:hunter2@127.0.0.1:1/mastermind"  # port 1: nothing listens
+    with pytest.raises(DatabaseUnusable) as refused:
+        await Database.open(url)
+    assert "can't be reached" in str(refused.value)
+    assert "hunter2" not in str(refused.value) and "bot:***@127.0.0.1:1" in str(refused.value)
+
+
+@pytest.mark.postgresql_only
+async def test_a_missing_postgresql_database_says_to_create_it(db_path):
+    missing = db_path.replace("/test_", "/missing_", 1)
+    with pytest.raises(DatabaseUnusable, match="does not exist"):
+        await Database.open(missing)
+
+
 def test_settings_from_environment(monkeypatch, tmp_path):
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL",
                  "IDLE_TIMEOUT_HOURS"):
         monkeypatch.setenv(name, "")  # recorded, so load_dotenv's writes are undone too
         monkeypatch.delenv(name)
@@ -145,16 +190,13 @@ def test_settings_from_environment(monkeypatch, tmp_path):
         Settings.from_env(env_file=None)
 
 
-async def test_two_processes_starting_at_once_apply_each_migration_once(tmp_path):
-    """Two bot processes on one new file: both open it at the same moment; each migration is
-    applied once, by whichever takes the write lock first, and neither fails."""
-    path = tmp_path / "race.sqlite3"
-    first, second = await asyncio.gather(Database.open(path), Database.open(path))
+async def test_two_processes_starting_at_once_apply_each_migration_once(db_path):
+    """Two bot processes on one new database: both open it at the same moment; each
+    migration is applied once, by whichever takes the write lock first, and neither fails."""
+    first, second = await asyncio.gather(Database.open(db_path), Database.open(db_path))
     try:
         assert await first.schema_version() == await second.schema_version() > 0
-        with contextlib.closing(sqlite3.connect(path)) as conn:
-            versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations")]
-        assert versions == sorted(set(versions)) and len(versions) == len(migration_files())
+        assert versions(db_path) == all_versions()
     finally:
         await first.close()
         await second.close()

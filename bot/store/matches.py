@@ -74,7 +74,8 @@ class MatchStore:
                         ) -> dict[str, tuple[int, int, int]]:
         """``{mode: (won, lost, drawn)}`` of a player's counted matches at a size."""
         async with conn.execute(
-            "SELECT mode, SUM(won), SUM(guesses = 0), SUM(guesses = 1) FROM match_results"
+            "SELECT mode, SUM(won), SUM(CASE WHEN guesses = 0 THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN guesses = 1 THEN 1 ELSE 0 END) FROM match_results"
             " WHERE user_id = ? AND size = ? GROUP BY mode", (user_id, size),
         ) as cur:
             return {r[0]: (r[1], r[2], r[3]) for r in await cur.fetchall()}
