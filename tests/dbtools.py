@@ -177,8 +177,12 @@ class PostgresServer:
                         f"CREATE DATABASE {name}"))
         return self.url(name)
 
+    @staticmethod
+    def database_name(url: str) -> str:
+        return url.split("?")[0].rsplit("/", 1)[-1]
+
     def drop_database(self, url: str) -> None:
-        name = url.split("/")[-1].split("?")[0]
+        name = self.database_name(url)
         run(self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
     async def _admin(self, *statements: str) -> None:

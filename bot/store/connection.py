@@ -130,13 +130,19 @@ class PgConnection:
     async def _run(self, sql: str, params: Params) -> PgCursor:
         text, names = to_postgres(sql)
         args = _arguments(names, params)
-        try:
-            if _ROWS.search(text):
-                rows = await self._target.fetch(text, *args)
-                return PgCursor(rows, len(rows))
-            return PgCursor([], _rowcount(await self._target.execute(text, *args)))
-        except CONNECTION_ERRORS as exc:
-            raise StorageUnavailable("unreachable") from exc
+        # A read on the pool may meet a connection the server dropped (a restart, a
+        # failover): once more on a fresh one. Inside a transaction there is no retry.
+        attempts = 2 if isinstance(self._target, asyncpg.Pool) else 1
+        for attempt in range(attempts):
+            try:
+                if _ROWS.search(text):
+                    rows = await self._target.fetch(text, *args)
+                    return PgCursor(rows, len(rows))
+                return PgCursor([], _rowcount(await self._target.execute(text, *args)))
+            except CONNECTION_ERRORS as exc:
+                if attempt + 1 == attempts:
+                    raise StorageUnavailable("unreachable") from exc
+        raise AssertionError("unreachable")
 
 
 #: A connection as the SQL modules see it, on either backend, and one row it reads

@@ -104,8 +104,7 @@ class PostgresDatabase(Database):
         deadline = loop.time() + self.patience
         waited = await self._take_turn(deadline)
         try:
-            async with self.pool.acquire() as conn:
-                await self._begin(conn, deadline, waited)
+            async with self._connection(deadline, waited) as conn:
                 try:
                     yield PgConnection(conn)
                 except BaseException:
@@ -115,9 +114,28 @@ class PostgresDatabase(Database):
                 await conn.execute("COMMIT")
             committed.set(True)
         except CONNECTION_ERRORS as exc:
+            # Lost before COMMIT was acknowledged: PostgreSQL rolls back a transaction whose
+            # connection dropped, unless the COMMIT itself was already applied (rare).
             raise StorageUnavailable("unreachable") from exc
         finally:
             self._write_lock.release()
+
+    @asynccontextmanager
+    async def _connection(self, deadline: float, waited: bool
+                          ) -> AsyncIterator[PoolConnectionProxy]:
+        """A pooled connection in a transaction holding the write lock. A connection the
+        server dropped since it was last used (a restart, a failover) fails on ``BEGIN``,
+        before anything was written: then once more, on a fresh one."""
+        for attempt in range(2):
+            async with self.pool.acquire() as conn:
+                try:
+                    await self._begin(conn, deadline, waited)
+                except CONNECTION_ERRORS:
+                    if attempt:
+                        raise
+                    continue
+                yield conn
+                return
 
     async def _begin(self, conn: PoolConnectionProxy, deadline: float, waited: bool) -> None:
         """``BEGIN`` and take the write lock, in one round trip; the first wait is

@@ -214,7 +214,8 @@ def _malformed_button(error: MalformedButton) -> tuple[str, str]:
 
 _STORAGE_REASONS = {"busy": "the database is busy", "disk full": "the server's disk is full",
                     "read-only": "the database file is read-only",
-                    "disk error": "the disk reported an error"}
+                    "disk error": "the disk reported an error",
+                    "unreachable": "the database server can't be reached"}
 
 
 @says(StorageUnavailable)

@@ -1,0 +1,73 @@
+"""What only the PostgreSQL store has to prove: writes from several processes (here, several
+``Database`` objects with pools of their own) never interleave, and connections the server
+dropped are replaced without losing or doubling a move."""
+
+from __future__ import annotations
+
+import asyncio
+
+import dbtools
+import pytest
+
+from bot.store import Database
+from conftest import secret_of, snapshot
+
+pytestmark = pytest.mark.postgresql_only
+
+
+async def test_writes_from_several_processes_take_turns(db_path):
+    """Each write reads the number of guesses and stores the next turn: with the writers'
+    lock, 3 "processes" x 20 writes at once give 60 turns and no clash on (game, turn)."""
+    databases = [await Database.open(db_path) for _ in range(3)]
+    try:
+        async with databases[0].transaction() as conn:
+            async with conn.execute(
+                "INSERT INTO games (channel_id, pegs, colors, max_guesses, repeats, secret,"
+                " started_by, created_at, updated_at) VALUES (1, 4, 6, 20, 1, '1234', 1, 0, 0)"
+                " RETURNING id"
+            ) as cur:
+                game_id = (await cur.fetchone())[0]
+
+        async def next_turn(db: Database, player: int) -> None:
+            async with db.transaction() as conn:
+                async with conn.execute(
+                    "SELECT COUNT(*) FROM guesses WHERE game_id = ?", (game_id,)) as cur:
+                    turn = (await cur.fetchone())[0] + 1
+                await asyncio.sleep(0)  # let every other writer run up to its own lock
+                await conn.execute(
+                    "INSERT INTO guesses (game_id, turn, player_id, code, black, white,"
+                    " created_at) VALUES (?, ?, ?, '1122', 0, 0, 0)", (game_id, turn, player))
+
+        await asyncio.gather(*(next_turn(db, i) for i, db in enumerate(databases)
+                               for _ in range(20)))
+    finally:
+        for db in databases:
+            await db.close()
+    turns = [row[0] for row in dbtools.connect(db_path).execute(
+        "SELECT turn FROM guesses ORDER BY turn").fetchall()]
+    assert turns == list(range(1, 61))
+
+
+async def test_dropped_connections_are_replaced_and_the_move_stored_once(
+    fake_discord, start_bot, world, db_path, postgres_server
+):
+    """The server drops every connection of the bot (as a restart or failover would): the
+    next guess and board are answered as usual, and the guess is stored once."""
+    bot = await start_bot()
+    started = await fake_discord.slash(bot, "mastermind new", user=world.alice,
+                                       channel=world.general, guild=world.guild)
+    assert not started.ephemeral
+    secret = secret_of(db_path, world.general.id)
+    wrong = "".join("1" if c != "1" else "2" for c in secret)
+    database = postgres_server.database_name(db_path)
+    dropped = dbtools.connect(postgres_server.admin_url).execute(
+        "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = ?"
+        " AND pid != pg_backend_pid()", (database,)).fetchone()[0]
+    assert dropped >= 1
+    played = await fake_discord.slash(bot, "guess", code=wrong, user=world.bob,
+                                      channel=world.general, guild=world.guild)
+    assert not played.ephemeral and wrong in played.embed["description"]
+    shown = await fake_discord.slash(bot, "mastermind board", user=world.bob,
+                                     channel=world.general, guild=world.guild)
+    assert not shown.ephemeral
+    assert [g["code"] for g in snapshot(db_path)["guesses"]] == [wrong]
