@@ -175,6 +175,19 @@ class CpuMeter:
         return f"CPU s: {', '.join(parts)}, other work {others:.1f}"
 
 
+def wait_idle(limit: float, busy: float = 25.0) -> None:
+    """Wait up to ``limit`` seconds for the machine to be quiet (under ``busy`` % of its CPU
+    over 3 s) so a run measures the bots, not other people's work; say how it went."""
+    began = time.monotonic()
+    while True:
+        used = psutil.cpu_percent(interval=3)
+        waited = time.monotonic() - began
+        if used < busy or waited >= limit:
+            if limit:
+                print(f"        (machine {used:.0f}% busy before the run, waited {waited:.0f} s)")
+            return
+
+
 async def run(layout: str, db: str, pace: float, args: argparse.Namespace,
               postgres_pid: int | None = None) -> None:
     """One layout on the database ``db`` (a fresh SQLite file or PostgreSQL database), with
@@ -239,6 +252,9 @@ def main() -> None:
                              "values run each in turn")
     parser.add_argument("--profile", action="store_true",
                         help="time the bots' write transactions (bench/timed_bot.py)")
+    parser.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
+                        help="before each run, wait up to this long for the machine to be "
+                             "quiet (other work under 25%% of the CPU)")
     parser.add_argument("--variant", default="",
                         help="PostgreSQL store changes to try (with --profile): async-commit,"
                              " no-lock (see bench/timed_bot.py)")
@@ -258,6 +274,7 @@ def main() -> None:
             else:
                 db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='scale-bench-')) / 'bench.sqlite3'}"
                 pid = None
+            wait_idle(args.wait_idle)
             asyncio.run(run(layout, db, pace, args, pid))
     finally:
         if postgres is not None:

@@ -33,11 +33,13 @@ import warnings
 from collections import defaultdict
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
+from typing import Any
 
 from bot.core.enums import Mode, Period
 from bot.core.results import Result, period_key
 from bot.features.stats.service import StatsService
 from bot.store import Board, Database, StatsStore
+from bot.store.postgres import PostgresDatabase
 
 NOW = 1_795_000_000.0  # a fixed "now" (2026-11-18 UTC) so periods hold data
 SIZES = [("4x6", 4, 6, 1)] * 8 + [("5x8", 5, 8, 1), ("4x6 no-repeats", 4, 6, 0)]
@@ -184,40 +186,102 @@ def cut(values: list[float]) -> str:
             f"worst {max(values) * 1e3:6.2f} ms   ({len(values)} calls)")
 
 
-async def measure(target: str | Path, samples: int, players: int) -> None:
-    db = await Database.open(target)
-    service = StatsService(db, clock=lambda: NOW)
-    store = StatsStore()
-    rng = random.Random(2)
-    timings: dict[str, list[float]] = defaultdict(list)
+#: PostgreSQL: each statement's time and parameters, by its SQL (filled by :func:`_watch`).
+statements: dict[str, list[tuple[float, Any]]] = defaultdict(list)
 
-    async def timed(label: str, call: Awaitable[object]) -> None:
+
+def _watch() -> None:
+    """Time every statement the store sends to PostgreSQL (this process only)."""
+    from bot.store.connection import PgConnection
+
+    run = PgConnection._run
+
+    async def timed(self: PgConnection, sql: str, params: Any) -> Any:
+        begin = time.perf_counter()
+        try:
+            return await run(self, sql, params)
+        finally:
+            statements[sql].append((time.perf_counter() - begin, params))
+
+    PgConnection._run = timed  # type: ignore[method-assign]
+
+
+async def explain(db: Database, top: int, plans: bool) -> None:
+    """The slowest statements by p99 and, with ``plans``, EXPLAIN ANALYZE of each at its
+    slowest parameters."""
+    from bot.store.connection import _arguments, to_postgres
+
+    print("slowest statements (PostgreSQL, by p99):")
+    ranked = sorted(statements.items(), key=lambda kv: -statistics.quantiles(
+        [t for t, _ in kv[1]], n=100)[98] if len(kv[1]) > 1 else -kv[1][0][0])
+    for sql, runs in ranked[:top]:
+        print(f"  {' '.join(sql.split())[:150]}")
+        print(f"      {cut([t for t, _ in runs])}")
+        if plans:
+            text, names = to_postgres(sql)
+            worst = max(runs, key=lambda run: run[0])[1]
+            assert isinstance(db, PostgresDatabase)
+            for row in await db.pool.fetch(f"EXPLAIN (ANALYZE, BUFFERS) {text}",
+                                        *_arguments(names, worst)):
+                print(f"        {row[0]}")
+
+
+class Timer:
+    """The StatsService calls the commands make, each timed under a label."""
+
+    def __init__(self, db: Database, players: int):
+        self.db = db
+        self.players = players
+        self.service = StatsService(db, clock=lambda: NOW)
+        self.store = StatsStore()
+        self.rng = random.Random(2)
+        self.timings: dict[str, list[float]] = defaultdict(list)
+
+    async def timed(self, label: str, call: Awaitable[object]) -> None:
         begin = time.perf_counter()
         await call
-        timings[label].append(time.perf_counter() - begin)
+        self.timings[label].append(time.perf_counter() - begin)
 
-    for _ in range(samples):
+    async def board(self, mode: Mode, scope: int, period: Period) -> None:
+        where = "server" if scope else "global"
+        for page, depth in ((0, "page 1"), (7, "page 8"), (10**9, "last page")):
+            await self.timed(f"/leaderboard {mode} {where} {depth}", self.service.leaderboard(
+                mode=mode, scope=scope, period=period, size="4x6", page=page,
+                viewer_id=self.rng.randint(1, self.players)))
+        board = Board(mode, "4x6", scope, period_key(period, NOW))
+        reader = await self.db.reader()
+        mine = await self.store.standing_of(reader, board, self.rng.randint(1, self.players))
+        if mine is not None:
+            await self.timed(f"rank of a player {mode} {where}",
+                             self.store.rank(reader, board, mine))
+
+    async def round(self) -> None:
         for mode in (Mode.BREAKER, Mode.CHALLENGE):  # the bench makes no matches
-            for scope in (1000 + rng.randrange(GUILDS), 0):
-                where = "server" if scope else "global"
+            for scope in (1000 + self.rng.randrange(GUILDS), 0):
                 for period in Period:
-                    for page, depth in ((0, "page 1"), (7, "page 8"), (10**9, "last page")):
-                        await timed(f"/leaderboard {mode} {where} {depth}", service.leaderboard(
-                            mode=mode, scope=scope, period=period, size="4x6", page=page,
-                            viewer_id=rng.randint(1, players)))
-                    board = Board(mode, "4x6", scope, period_key(period, NOW))
-                    mine = await store.standing_of(await db.reader(), board,
-                                                   rng.randint(1, players))
-                    if mine is not None:
-                        await timed(f"rank of a player {mode} {where}",
-                                    store.rank(await db.reader(), board, mine))
+                    await self.board(mode, scope, period)
         for _ in range(10):
-            await timed("/stats (one player)", service.player(rng.randint(1, players), "4x6"))
+            await self.timed("/stats (one player)",
+                             self.service.player(self.rng.randint(1, self.players), "4x6"))
+
+    def report(self) -> None:
+        for label, values in sorted(self.timings.items(), key=lambda kv: kv[0]):
+            print(f"{label:<44} {cut(values)}")
+        everything = [v for values in self.timings.values() for v in values]
+        print(f"{'every call above':<44} {cut(everything)}")
+
+
+async def measure(target: str | Path, samples: int, players: int, plans: bool) -> None:
+    if isinstance(target, str):
+        _watch()
+    db = await Database.open(target)
+    timer = Timer(db, players)
+    for _ in range(samples):
+        await timer.round()
+    timer.report()
+    if statements:
+        await explain(db, 6, plans)
     await db.close()
-    for label, values in sorted(timings.items(), key=lambda kv: kv[0]):
-        print(f"{label:<44} {cut(values)}")
-    everything = [v for values in timings.values() for v in values]
-    print(f"{'every call above':<44} {cut(everything)}")
 
 
 async def _migrate(target: str | Path) -> None:
@@ -231,6 +295,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--players", type=int, help="default: one per 20 games")
     parser.add_argument("--samples", type=int, default=20)
+    parser.add_argument("--explain", action="store_true",
+                        help="PostgreSQL: EXPLAIN ANALYZE the slowest statements")
     parser.add_argument("--no-vacuum", dest="vacuum", action="store_false",
                         help="PostgreSQL: ANALYZE only after the load, no VACUUM")
     args = parser.parse_args()
@@ -255,7 +321,7 @@ def main() -> None:
                 rows = asyncio.run(generate_postgres(target, args.games, players, args.vacuum))
             print(f"{args.backend}: {args.games:,} finished games, {players:,} players, "
                   f"{rows:,} results (built in {time.perf_counter() - begin:.1f} s)")
-            asyncio.run(measure(target, args.samples, players))
+            asyncio.run(measure(target, args.samples, players, args.explain))
         finally:
             if postgres is not None:
                 postgres.stop()
