@@ -8,9 +8,9 @@ import asyncio
 
 import dbtools
 import pytest
+from conftest import secret_of, snapshot
 
 from bot.store import Database
-from conftest import secret_of, snapshot
 
 pytestmark = pytest.mark.postgresql_only
 
@@ -20,13 +20,12 @@ async def test_writes_from_several_processes_take_turns(db_path):
     lock, 3 "processes" x 20 writes at once give 60 turns and no clash on (game, turn)."""
     databases = [await Database.open(db_path) for _ in range(3)]
     try:
-        async with databases[0].transaction() as conn:
-            async with conn.execute(
-                "INSERT INTO games (channel_id, pegs, colors, max_guesses, repeats, secret,"
-                " started_by, created_at, updated_at) VALUES (1, 4, 6, 20, 1, '1234', 1, 0, 0)"
-                " RETURNING id"
-            ) as cur:
-                game_id = (await cur.fetchone())[0]
+        async with databases[0].transaction() as conn, conn.execute(
+            "INSERT INTO games (channel_id, pegs, colors, max_guesses, repeats, secret,"
+            " started_by, created_at, updated_at) VALUES (1, 4, 6, 20, 1, '1234', 1, 0, 0)"
+            " RETURNING id"
+        ) as cur:
+            game_id = (await cur.fetchone())[0]
 
         async def next_turn(db: Database, player: int) -> None:
             async with db.transaction() as conn:
