@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
+import sqlite3
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import asyncpg
+
 from .core.config import describe_database
+from .core.errors import StorageUnavailable
 from .store import Connection, Database, DatabaseUnusable, GameStore, MatchStore, StatsStore
 from .store.copy import CopyStore
 from .store.db import is_postgres, sqlite_path
@@ -67,26 +70,19 @@ class CopyReport:
     seconds: float = 0.0
     check_seconds: float = 0.0
     rebuild_seconds: float = 0.0
+    #: Whether the stats rebuild was checked (``--no-rebuild`` skips it).
+    rebuilt: bool = True
 
     @property
     def rows(self) -> int:
         return sum(t.rows for t in self.tables)
 
 
-def _value(value: object) -> object:
-    """A value as both databases give it back (a whole float equals its int)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def row_hash(row: Iterable[object]) -> int:
-    text = repr(tuple(_value(v) for v in row)).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
-
-
-def digest(rows: Iterable[Iterable[object]], start: int = 0) -> int:
-    return (start + sum(row_hash(r) for r in rows)) % 2**64
+def digest(rows: Iterable[tuple], start: int = 0) -> int:
+    """An order-free checksum of rows, in one process: the sum of their hashes mod 2**64
+    (Python's tuple hash, seeded per process, so compare only within one run; a whole float
+    hashes as its int, so 3.0 from one database equals 3 from the other)."""
+    return (start + sum(map(hash, rows))) % 2**64
 
 
 def fk_order(references: dict[str, set[str]]) -> list[str]:
@@ -140,7 +136,7 @@ class Copier:
             references[table] = await self.store.references(src, table) & set(tables)
         return [TableCopy(t, columns[t]) for t in fk_order(references)]
 
-    async def run(self, plan: list[TableCopy], *, replace: bool) -> int:
+    async def run(self, plan: list[TableCopy], *, replace: bool, rebuild: bool = True) -> int:
         """Copy every table in one transaction on TO, check it, commit. Returns the rows
         ``--replace`` deleted from TO."""
         async with self.src.transaction() as src, self.dst.transaction() as dst:
@@ -148,7 +144,7 @@ class Copier:
             for table in plan:
                 await self._copy_table(src, dst, table)
             await self.store.reset_identities(dst)
-            await self.verify(dst, plan)
+            await self.verify(dst, plan, rebuild=rebuild)
         return replaced
 
     async def _make_room(self, dst: Connection, plan: list[TableCopy], replace: bool) -> int:
@@ -157,9 +153,8 @@ class Copier:
             listed = ", ".join(f"{name} ({n} rows)" for name, n in held.items())
             raise CopyRefused(f"TO already holds data: {listed}. Nothing was changed. Copy into "
                               f"an empty database, or pass --replace to delete TO's rows first")
-        for table in reversed(plan):  # children before the tables they point at
-            if table.name in held:
-                await self.store.clear(dst, table.name)
+        if held:  # every table at once (children first), as TRUNCATE wants them together
+            await self.store.clear(dst, [t.name for t in reversed(plan)])
         return sum(held.values())
 
     async def _copy_table(self, src: Connection, dst: Connection, table: TableCopy) -> None:
@@ -175,7 +170,8 @@ class Copier:
             total = digest(rows, total)
         return count, total
 
-    async def verify(self, dst: Connection, plan: list[TableCopy]) -> None:
+    async def verify(self, dst: Connection, plan: list[TableCopy], *,
+                     rebuild: bool = True) -> None:
         """Counts and contents of every table, then the stats rebuild, inside the copy's
         transaction: any difference raises :class:`VerificationFailed` (rolled back)."""
         started = time.perf_counter()
@@ -186,6 +182,8 @@ class Copier:
                     f"the table {table.name} differs after the copy ({table.rows} rows in "
                     f"FROM, {rows} in TO)")
         self.check_seconds = time.perf_counter() - started
+        if not rebuild:
+            return
         await rebuild_stats(dst)
         for table in plan:
             if table.name in STATS_TABLES and \
@@ -208,7 +206,7 @@ async def rebuild_stats(conn: Connection) -> None:
 
 
 async def copy_database(source: str, target: str, *, replace: bool = False,
-                        batch: int = BATCH) -> CopyReport:
+                        rebuild: bool = True, batch: int = BATCH) -> CopyReport:
     """Copy FROM into TO, verified; raises :class:`CopyRefused` (nothing written),
     :class:`VerificationFailed` (rolled back) or :class:`DatabaseUnusable`."""
     if not is_postgres(source) and not sqlite_path(source).is_file():
@@ -221,7 +219,8 @@ async def copy_database(source: str, target: str, *, replace: bool = False,
             version, plan = await copier.check()
             report = CopyReport(describe_database(source), describe_database(target), version)
             started = time.perf_counter()
-            report.replaced = await copier.run(plan, replace=replace)
+            report.replaced = await copier.run(plan, replace=replace, rebuild=rebuild)
+            report.rebuilt = rebuild
             report.seconds = time.perf_counter() - started
             report.check_seconds, report.rebuild_seconds = (copier.check_seconds,
                                                             copier.rebuild_seconds)
@@ -243,10 +242,12 @@ def format_report(report: CopyReport) -> str:
     lines += [f"  {t.name:<{width}} {t.rows:>10,} rows" for t in report.tables]
     lines.append(f"  {'all':<{width}} {report.rows:>10,} rows in {copying:.2f} s "
                  f"({rate:,.0f} rows/s)")
+    rebuilt = (f"rebuilding results and standings from the copied games gives the same rows "
+               f"({report.rebuild_seconds:.2f} s)" if report.rebuilt else
+               "the stats rebuild was skipped (--no-rebuild)")
     lines.append(f"verified: every table's row count and contents equal FROM's "
-                 f"({report.check_seconds:.2f} s), and rebuilding results and standings from "
-                 f"the copied games gives the same rows ({report.rebuild_seconds:.2f} s); one "
-                 f"transaction, {report.seconds:.2f} s in all")
+                 f"({report.check_seconds:.2f} s), and {rebuilt}; one transaction, "
+                 f"{report.seconds:.2f} s in all")
     return "\n".join(lines)
 
 
@@ -261,6 +262,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--replace", action="store_true",
                         help="delete TO's rows first (same transaction); without it TO must "
                              "be empty")
+    parser.add_argument("--no-rebuild", action="store_true",
+                        help="skip rebuilding the stats from the copied games to check them "
+                             "(slow past 100,000 games); counts and contents are still checked")
     parser.add_argument("--batch", type=int, default=BATCH, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -269,6 +273,7 @@ def main(argv: Sequence[str]) -> int:
     args = parse(argv)
     try:
         report = asyncio.run(copy_database(args.source, args.target, replace=args.replace,
+                                           rebuild=not args.no_rebuild,
                                            batch=max(1, args.batch)))
     except CopyRefused as exc:
         return _fail(str(exc), 2)
@@ -276,6 +281,14 @@ def main(argv: Sequence[str]) -> int:
         return _fail(f"{exc}. Nothing was copied.", 2)
     except VerificationFailed as exc:
         return _fail(f"{exc}. The copy was rolled back: TO is as it was.", 1)
+    except StorageUnavailable as exc:
+        hint = ": another process is writing to it, stop the bots first" if (
+            exc.reason == "busy") else ""
+        return _fail(f"a database could not be used ({exc.reason}{hint}). Nothing was "
+                     f"changed.", 1)
+    except (sqlite3.Error, asyncpg.PostgresError) as exc:
+        return _fail(f"the copy failed ({type(exc).__name__}: {exc}). It was rolled back: "
+                     f"TO is as it was.", 1)
     print(format_report(report))
     return 0
 

@@ -99,14 +99,9 @@ class CopyStore:
         without holding the whole table in memory. Inside a transaction on PostgreSQL."""
         sql = f"SELECT {_column_list(columns)} FROM {_quote(table)}"
         if isinstance(conn, PgConnection):
-            rows: list[tuple] = []
-            async for record in _driver(conn).cursor(sql, prefetch=batch):
-                rows.append(tuple(record))
-                if len(rows) >= batch:
-                    yield rows
-                    rows = []
-            if rows:
-                yield rows
+            cursor = await _driver(conn).cursor(sql)
+            while records := await cursor.fetch(batch):
+                yield [tuple(record) for record in records]
             return
         async with conn.execute(sql) as cur:
             while chunk := await cur.fetchmany(batch):
@@ -125,10 +120,17 @@ class CopyStore:
         await conn.executemany(
             f"INSERT INTO {_quote(table)} ({_column_list(columns)}) VALUES ({marks})", rows)
 
-    async def clear(self, conn: Connection, table: str) -> int:
-        """Delete every row of ``table`` (in the caller's transaction); how many there were."""
-        cur = await conn.execute(f"DELETE FROM {_quote(table)}")
-        return int(cur.rowcount)
+    async def clear(self, conn: Connection, tables: Sequence[str]) -> None:
+        """Delete every row of ``tables`` (children before their parents), in the caller's
+        transaction: one ``TRUNCATE`` on PostgreSQL (row by row, each deleted game would
+        look for its replies), ``DELETE`` on SQLite."""
+        if not tables:
+            return
+        if isinstance(conn, PgConnection):
+            await conn.execute(f"TRUNCATE {', '.join(_quote(t) for t in tables)}")
+            return
+        for table in tables:
+            await conn.execute(f"DELETE FROM {_quote(table)}")
 
     async def reset_identities(self, conn: Connection) -> list[str]:
         """PostgreSQL: move each identity column's sequence past the largest id copied in
