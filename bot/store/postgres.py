@@ -34,6 +34,12 @@ from .db import (
 WRITE_LOCK = 0x6D6D626F74
 #: What a failed connect raises: out of reach, or refused by the server.
 _OPEN_ERRORS: tuple[type[Exception], ...] = (*CONNECTION_ERRORS, asyncpg.PostgresError)
+#: A process that hangs, or a machine that vanishes, inside a write transaction would hold
+#: the writers' lock: the server ends such a session after a minute idle in its
+#: transaction, and probes a silent client's socket after 30 s.
+SESSION_SETTINGS = {"idle_in_transaction_session_timeout": "60000",
+                    "tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10",
+                    "tcp_keepalives_count": "3"}
 #: Connections per process: one writer at a time, the rest for reads.
 POOL_SIZE = 6
 
@@ -76,7 +82,8 @@ class PostgresDatabase(Database):
         name = describe_database(url)
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE,
-                                             init=_prepare, timeout=10)
+                                             init=_prepare, timeout=10,
+                                             server_settings=SESSION_SETTINGS)
         except _OPEN_ERRORS as exc:
             raise DatabaseUnusable(f"the database {name} {_why_unusable(exc)}") from exc
         except ValueError as exc:  # asyncpg's answer to a malformed URL
