@@ -8,7 +8,8 @@ PostgreSQL or back (FROM and TO are each a SQLite path, ``sqlite:///path`` or a
   same transaction as the copy. The whole copy is one transaction on TO: an error, a failed
   check or an interrupted run leaves TO as it was, so the command can simply be run again.
 - FROM is read inside a write transaction of its own (which writes nothing), so no bot can
-  change it half-way; stop the bots on both databases first all the same.
+  change it half-way; stop the bots on both databases first all the same (a bot's writes
+  wait for the copy, and give up after 30 s).
 - Tables go in foreign-key order (``matches`` before ``games``, ``games`` before
   ``guesses``...), every column by name, in batches; PostgreSQL's identity sequences are then
   moved past the ids copied in.
@@ -139,10 +140,13 @@ class Copier:
     async def run(self, plan: list[TableCopy], *, replace: bool, rebuild: bool = True) -> int:
         """Copy every table in one transaction on TO, check it, commit. Returns the rows
         ``--replace`` deleted from TO."""
-        async with self.src.transaction() as src, self.dst.transaction() as dst:
+        async with self.dst.transaction() as dst:
             replaced = await self._make_room(dst, plan, replace)
-            for table in plan:
-                await self._copy_table(src, dst, table)
+            # FROM's transaction only while it is read (PostgreSQL ends a session idle in
+            # a transaction for a minute, and the checks below can take longer).
+            async with self.src.transaction() as src:
+                for table in plan:
+                    await self._copy_table(src, dst, table)
             await self.store.reset_identities(dst)
             await self.verify(dst, plan, rebuild=rebuild)
         return replaced

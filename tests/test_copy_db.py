@@ -195,6 +195,9 @@ async def test_sqlite_to_postgresql_and_back(fake_discord, start_bot, world, adm
     bot = await start_bot()
     await fill(fake_discord, bot, world, admin, db_path, wall_clock)
     seen = await answers(fake_discord, bot, world)
+    board, hard, stats, daily = (str(seen[k][2]) for k in (0, 2, 4, 6))
+    assert "alice" in board and "bob" in board and "alice" in hard and "alice" in daily
+    assert "Games played" in stats and "Challenges" in stats and "Matches" in stats
     await bot.close()
     original = everything(db_path)
     assert {t for t, r in original.items() if not r} == set(), "every table has rows"
