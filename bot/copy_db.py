@@ -32,7 +32,7 @@ import asyncpg
 
 from .core.config import describe_database
 from .core.errors import StorageUnavailable
-from .store import Connection, Database, DatabaseUnusable, GameStore, MatchStore, StatsStore
+from .store import Connection, Database, DatabaseUnusable, StatsStore
 from .store.copy import CopyStore
 from .store.db import is_postgres, sqlite_path
 
@@ -188,7 +188,7 @@ class Copier:
         self.check_seconds = time.perf_counter() - started
         if not rebuild:
             return
-        await rebuild_stats(dst)
+        await StatsStore().rebuild(dst)
         for table in plan:
             if table.name in STATS_TABLES and \
                     await self._read_back(dst, table) != (table.rows, table.digest):
@@ -196,17 +196,6 @@ class Copier:
                     f"rebuilding the stats from the copied games changed {table.name}: FROM's "
                     f"leaderboards don't match its own games")
         self.rebuild_seconds = time.perf_counter() - started - self.check_seconds
-
-
-async def rebuild_stats(conn: Connection) -> None:
-    """Recompute results and standings from the games and matches, in the caller's
-    transaction (what :meth:`StatsService.recompute` does in a transaction of its own)."""
-    games, matches = GameStore(), MatchStore()
-    records = [await games.get(conn, game_id) for game_id in await games.finished_ids(conn)]
-    played = [await matches.get(conn, match_id)
-              for match_id in await matches.finished_ids(conn)]
-    await StatsStore().rebuild(conn, [g for g in records if g is not None],
-                               [m for m in played if m is not None])
 
 
 async def copy_database(source: str, target: str, *, replace: bool = False,

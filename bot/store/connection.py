@@ -11,7 +11,7 @@ each statement is written once for both databases.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, TypeAlias
@@ -126,6 +126,14 @@ class PgConnection:
 
     def execute(self, sql: str, params: Params = ()) -> _Statement:
         return _Statement(lambda: self._run(sql, params))
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        """One statement for many rows, sent in one pipeline (like aiosqlite's)."""
+        text, names = to_postgres(sql)
+        try:
+            await self._target.executemany(text, [_arguments(names, row) for row in rows])
+        except CONNECTION_ERRORS as exc:
+            raise StorageUnavailable("unreachable") from exc
 
     async def _run(self, sql: str, params: Params) -> PgCursor:
         text, names = to_postgres(sql)

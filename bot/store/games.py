@@ -23,6 +23,14 @@ _GAME_COLUMNS = (
 )
 
 
+_GUESS_COLUMNS = "game_id, turn, player_id, code, black, white, created_at"
+
+
+def _guess(row: Row) -> GuessRecord:
+    return GuessRecord(row["turn"], row["player_id"], code_from_digits(row["code"]),
+                       Feedback(row["black"], row["white"]), row["created_at"])
+
+
 def _code_or_none(text: str | None) -> Code | None:
     return code_from_digits(text) if text else None
 
@@ -114,15 +122,34 @@ class GameStore:
 
     async def _guesses(self, conn: Connection, game_id: int) -> list[GuessRecord]:
         async with conn.execute(
-            "SELECT turn, player_id, code, black, white, created_at FROM guesses "
-            "WHERE game_id = ? ORDER BY turn",
-            (game_id,),
+            f"SELECT {_GUESS_COLUMNS} FROM guesses WHERE game_id = ? ORDER BY turn", (game_id,)
         ) as cur:
-            return [
-                GuessRecord(r["turn"], r["player_id"], code_from_digits(r["code"]),
-                            Feedback(r["black"], r["white"]), r["created_at"])
-                for r in await cur.fetchall()
-            ]
+            return [_guess(r) for r in await cur.fetchall()]
+
+    async def finished_after(self, conn: Connection, game_id: int, limit: int
+                             ) -> list[GameRecord]:
+        """Up to ``limit`` finished games with ids above ``game_id``, in id order, with their
+        moves: three reads however many games (the stats rebuild walks every game so)."""
+        async with conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status != 'active' AND id > ?"
+            " ORDER BY id LIMIT ?", (game_id, limit)
+        ) as cur:
+            games = [_game(r) for r in await cur.fetchall()]
+        if not games:
+            return []
+        low, high = games[0].id, games[-1].id
+        guesses: dict[int, list[GuessRecord]] = {}
+        async with conn.execute(
+            f"SELECT {_GUESS_COLUMNS} FROM guesses WHERE game_id BETWEEN ? AND ?"
+            " ORDER BY game_id, turn", (low, high)
+        ) as cur:
+            for r in await cur.fetchall():
+                guesses.setdefault(r["game_id"], []).append(_guess(r))
+        replies = await self.replies.standing_between(conn, low, high)
+        return [game.with_changes(replies=tuple(replies.get(game.id, ())))
+                if game.kind is GameKind.CHALLENGE
+                else game.with_changes(guesses=tuple(guesses.get(game.id, ())))
+                for game in games]
 
     async def create(
         self,

@@ -9,21 +9,37 @@ from __future__ import annotations
 from engine import Code, Feedback, code_from_digits, format_code
 
 from ..core.records import ReplyRecord
-from .connection import Connection
+from .connection import Connection, Row
+
+_COLUMNS = "id, turn, guess, black, white, player_id, created_at"
+
+
+def _reply(r: Row) -> ReplyRecord:
+    return ReplyRecord(r["id"], r["turn"], code_from_digits(r["guess"]),
+                       Feedback(r["black"], r["white"]), r["player_id"], r["created_at"])
 
 
 class ReplyStore:
     async def standing(self, conn: Connection, game_id: int) -> list[ReplyRecord]:
         """The replies not taken back, in turn order."""
         async with conn.execute(
-            "SELECT id, turn, guess, black, white, player_id, created_at FROM challenge_replies"
+            f"SELECT {_COLUMNS} FROM challenge_replies"
             " WHERE game_id = ? AND taken_back_at IS NULL ORDER BY turn",
             (game_id,),
         ) as cur:
-            return [
-                ReplyRecord(r[0], r[1], code_from_digits(r[2]), Feedback(r[3], r[4]), r[5], r[6])
-                for r in await cur.fetchall()
-            ]
+            return [_reply(r) for r in await cur.fetchall()]
+
+    async def standing_between(self, conn: Connection, low: int, high: int
+                               ) -> dict[int, list[ReplyRecord]]:
+        """The standing replies of the games with ids from ``low`` to ``high``, per game."""
+        found: dict[int, list[ReplyRecord]] = {}
+        async with conn.execute(
+            f"SELECT game_id, {_COLUMNS} FROM challenge_replies WHERE game_id BETWEEN ? AND ?"
+            " AND taken_back_at IS NULL ORDER BY game_id, turn", (low, high),
+        ) as cur:
+            for r in await cur.fetchall():
+                found.setdefault(r["game_id"], []).append(_reply(r))
+        return found
 
     async def add(
         self,

@@ -15,6 +15,8 @@ from ..core.matches import MatchRecord
 from ..core.records import FORGOTTEN, GameRecord
 from ..core.results import MIN_CHALLENGES, Result, period_key, results_for, results_for_match
 from .connection import Connection
+from .games import GameStore
+from .matches import MatchStore
 
 #: Match results live in ``match_results`` (their id is a match's, not a game's); their
 #: ``guesses`` are points, so the standings' average is points per match.
@@ -106,41 +108,56 @@ class StatsStore:
         return results
 
     async def _store(self, conn: Connection, results: Iterable[Result]) -> None:
+        """Insert the results and add them to every leaderboard they count on, in three
+        batched statements (one round trip each, however many results: a rebuild sends
+        all of them at once)."""
+        rows: dict[str, list[tuple]] = {"results": [], "match_results": []}
+        hinted: list[tuple[int, int]] = []
+        standings: list[dict] = []
         for r in results:
-            table = "match_results (match_id" if r.mode in MATCH_MODES else "results (game_id"
-            await conn.execute(
-                f"INSERT INTO {table}, user_id, guild_id, mode, size, won, guesses,"
-                " ended_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (r.game_id, r.user_id, r.guild_id, r.mode.value, r.size, int(r.won), r.guesses,
-                 r.ended_at, r.day),
-            )
+            table = "match_results" if r.mode in MATCH_MODES else "results"
+            rows[table].append((r.game_id, r.user_id, r.guild_id, r.mode.value, r.size,
+                                int(r.won), r.guesses, r.ended_at, r.day))
             if r.hinted:  # counted in /stats as hinted, kept off every leaderboard
-                await conn.execute("UPDATE results SET hinted = 1 WHERE game_id = ?"
-                                   " AND user_id = ?", (r.game_id, r.user_id))
+                hinted.append((r.game_id, r.user_id))
                 continue
             counted = r.guesses if (r.won or r.mode is not Mode.BREAKER) else 0
             if r.mode is Mode.BREAKER:
                 average = float(r.guesses) if r.won else None
             else:
                 average = float(r.guesses)
-            for scope in {r.guild_id or 0, 0}:
-                for period in Period:
-                    await conn.execute(_UPSERT, {
-                        "mode": r.mode.value, "size": r.size, "scope": scope,
-                        "period": period_key(period, r.ended_at), "user": r.user_id,
-                        "won": int(r.won), "guesses": counted, "average": average,
-                    })
+            standings.extend({
+                "mode": r.mode.value, "size": r.size, "scope": scope,
+                "period": period_key(period, r.ended_at), "user": r.user_id,
+                "won": int(r.won), "guesses": counted, "average": average,
+            } for scope in sorted({r.guild_id or 0, 0}) for period in Period)
+        for table, values in rows.items():
+            key = "match_id" if table == "match_results" else "game_id"
+            if values:
+                await conn.executemany(
+                    f"INSERT INTO {table} ({key}, user_id, guild_id, mode, size, won, guesses,"
+                    " ended_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+        if hinted:
+            await conn.executemany(
+                "UPDATE results SET hinted = 1 WHERE game_id = ? AND user_id = ?", hinted)
+        if standings:
+            await conn.executemany(_UPSERT, standings)
 
-    async def rebuild(self, conn: Connection, games: Iterable[GameRecord],
-                      matches: Iterable[MatchRecord] = ()) -> None:
-        """Recompute ``results`` and ``standings`` from the stored games and guesses."""
+    async def rebuild(self, conn: Connection, *, batch: int = 2000) -> None:
+        """Recompute ``results`` and ``standings`` from every finished game and match, in
+        the caller's transaction, ``batch`` games at a time (memory stays bounded)."""
         await conn.execute("DELETE FROM results")
         await conn.execute("DELETE FROM match_results")
         await conn.execute("DELETE FROM standings")
-        for game in games:
-            await self.record(conn, game)
-        for match in matches:
-            await self.record_match(conn, match)
+        games, last = GameStore(), 0
+        while chunk := await games.finished_after(conn, last, batch):
+            await self._store(conn, [r for game in chunk for r in results_for(game)])
+            last = chunk[-1].id
+        matches = MatchStore()
+        for match_id in await matches.finished_ids(conn):
+            match = await matches.get(conn, match_id)
+            if match is not None:
+                await self._store(conn, results_for_match(match))
 
     async def forget(self, conn: Connection, user_id: int) -> dict[str, int]:
         """Delete a user's stats and attributions; their games stay, unattributed."""

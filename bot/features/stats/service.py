@@ -160,12 +160,7 @@ class StatsService:
     async def recompute(self) -> None:
         """Rebuild every result and leaderboard total from the stored games and guesses."""
         async with self.db.transaction() as conn:
-            ids = await self.games.finished_ids(conn)
-            games = [await self.games.get(conn, game_id) for game_id in ids]
-            matches = [await self.matches.get(conn, match_id)
-                       for match_id in await self.matches.finished_ids(conn)]
-            await self.store.rebuild(conn, [g for g in games if g is not None],
-                                     [m for m in matches if m is not None])
+            await self.store.rebuild(conn)
 
     async def forget(self, user_id: int) -> dict[str, int]:
         async with self.db.transaction() as conn:
