@@ -124,6 +124,11 @@ class PgConnection:
     def __init__(self, target: asyncpg.Connection | asyncpg.Pool | PoolConnectionProxy):
         self._target = target
 
+    @property
+    def driver(self) -> asyncpg.Connection | asyncpg.Pool | PoolConnectionProxy:
+        """asyncpg itself, for what has no place in the shared shape (``COPY``, cursors)."""
+        return self._target
+
     def execute(self, sql: str, params: Params = ()) -> _Statement:
         return _Statement(lambda: self._run(sql, params))
 

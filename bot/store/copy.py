@@ -33,7 +33,7 @@ def _column_list(columns: Sequence[str]) -> str:
 def _driver(conn: PgConnection) -> asyncpg.Connection:
     """The asyncpg connection under a write transaction's :class:`PgConnection` (COPY and
     server-side cursors have no place in the shared connection shape)."""
-    return conn._target  # type: ignore[return-value]
+    return conn.driver  # type: ignore[return-value]
 
 
 async def _values(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
