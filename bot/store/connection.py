@@ -33,6 +33,8 @@ _ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
 CONNECTION_ERRORS: tuple[type[Exception], ...] = (
     OSError, asyncpg.PostgresConnectionError, asyncpg.CannotConnectNowError,
     asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+    # what a connection the server dropped while it sat in the pool may raise on its next use
+    asyncpg.exceptions._base.InternalClientError,
 )
 
 
@@ -144,17 +146,19 @@ class PgConnection:
         text, names = to_postgres(sql)
         args = _arguments(names, params)
         # A read on the pool may meet a connection the server dropped (a restart, a
-        # failover): once more on a fresh one. Inside a transaction there is no retry.
-        attempts = 2 if isinstance(self._target, asyncpg.Pool) else 1
-        for attempt in range(attempts):
+        # failover): the pool then replaces all of its connections, and the read runs once
+        # more. Inside a transaction there is no retry.
+        pool = self._target if isinstance(self._target, asyncpg.Pool) else None
+        for attempt in range(2 if pool else 1):
             try:
                 if _ROWS.search(text):
                     rows = await self._target.fetch(text, *args)
                     return PgCursor(rows, len(rows))
                 return PgCursor([], _rowcount(await self._target.execute(text, *args)))
             except CONNECTION_ERRORS as exc:
-                if attempt + 1 == attempts:
+                if pool is None or attempt:
                     raise StorageUnavailable("unreachable") from exc
+                await pool.expire_connections()
         raise AssertionError("unreachable")
 
 

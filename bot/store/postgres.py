@@ -132,7 +132,8 @@ class PostgresDatabase(Database):
                           ) -> AsyncIterator[PoolConnectionProxy]:
         """A pooled connection in a transaction holding the write lock. A connection the
         server dropped since it was last used (a restart, a failover) fails on ``BEGIN``,
-        before anything was written: then once more, on a fresh one."""
+        before anything was written: then the pool replaces all of its connections and
+        the transaction starts once more."""
         for attempt in range(2):
             async with self.pool.acquire() as conn:
                 try:
@@ -140,6 +141,7 @@ class PostgresDatabase(Database):
                 except CONNECTION_ERRORS:
                     if attempt:
                         raise
+                    await self.pool.expire_connections()
                     continue
                 yield conn
                 return
