@@ -25,6 +25,7 @@ import itertools
 import json
 import os
 import random
+import shutil
 import signal
 import statistics
 import sys
@@ -241,6 +242,7 @@ async def run(layout: str, db: str, pace: float, args: argparse.Namespace,
           f"{os.cpu_count()} cores")
     if profiles:
         print(profile_report(profiles))
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:
@@ -263,22 +265,24 @@ def main() -> None:
     args = parser.parse_args()
     layouts = LAYOUTS if args.layout == "all" else (args.layout,)
     postgres = None
+    folder = Path(tempfile.mkdtemp(prefix="scale-bench-"))  # SQLite files, PostgreSQL's data
     try:
         for pace, layout in itertools.product(args.pace, layouts):
             if layout.startswith("pg-"):
                 if postgres is None:
                     from dbtools import PostgresServer  # the tests' server, from the wheel
 
-                    postgres = PostgresServer(Path(tempfile.mkdtemp(prefix="scale-bench-pg-")))
+                    postgres = PostgresServer(folder / "postgres")
                 db, pid = postgres.new_database(), postgres._server.get_pid()
             else:
-                db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='scale-bench-')) / 'bench.sqlite3'}"
+                db = f"sqlite:///{tempfile.mkdtemp(prefix='sqlite-', dir=folder)}/bench.sqlite3"
                 pid = None
             wait_idle(args.wait_idle)
             asyncio.run(run(layout, db, pace, args, pid))
     finally:
         if postgres is not None:
             postgres.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
