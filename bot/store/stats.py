@@ -77,13 +77,14 @@ def _order(mode: Mode) -> str:
     return "won DESC, average ASC, user_id" if mode is Mode.BREAKER else "average DESC, user_id"
 
 
-def _better(mode: Mode) -> str:
-    """Rows strictly ahead of one with the given (won, average)."""
+def _ahead(mode: Mode) -> tuple[str, ...]:
+    """Rows strictly ahead of one with the given (won, average), as disjoint conditions,
+    each a range of the board's rank index (one OR of them would scan the whole board)."""
     if mode is Mode.BREAKER:
-        return "(won > :won OR (won = :won AND average < :average))"
+        return "won > :won", "won = :won AND average < :average"
     if mode in MATCH_MODES:  # more wins, then more points per match
-        return "(won > :won OR (won = :won AND average > :average))"
-    return "average > :average"
+        return "won > :won", "won = :won AND average > :average"
+    return ("average > :average",)
 
 
 _STANDING = (
@@ -194,18 +195,26 @@ class StatsStore:
     async def page(
         self, conn: Connection, board: Board, *, offset: int, limit: int
     ) -> list[StandingRow]:
+        """One page, picked in the rank index before the names are joined (a deep page
+        then looks up ``limit`` names, not one for every row it skips)."""
+        order = _order(board.mode)
         async with conn.execute(
-            f"{_STANDING} WHERE {_where(board.mode)} ORDER BY {_order(board.mode)}"
-            f" LIMIT {int(limit)} OFFSET {int(offset)}",
+            "SELECT s.user_id, COALESCE(p.display_name, 'deleted user'), s.played, s.won,"
+            " s.average FROM (SELECT user_id, played, won, average FROM standings"
+            f" WHERE {_where(board.mode)} ORDER BY {order}"
+            f" LIMIT {int(limit)} OFFSET {int(offset)}) AS s"
+            f" LEFT JOIN players p USING (user_id) ORDER BY {order}",
             board.params(),
         ) as cur:
             return [StandingRow(*row) for row in await cur.fetchall()]
 
     async def rank(self, conn: Connection, board: Board, row: StandingRow) -> int:
         """Competition rank: one more than the number of players strictly ahead."""
-        sql = f"SELECT COUNT(*) FROM standings WHERE {_where(board.mode)} AND {_better(board.mode)}"
-        async with conn.execute(sql, {**board.params(), "won": row.won,
-                                      "average": row.average}) as cur:
+        where = _where(board.mode)
+        counts = " + ".join(f"(SELECT COUNT(*) FROM standings WHERE {where} AND {ahead})"
+                            for ahead in _ahead(board.mode))
+        async with conn.execute(f"SELECT {counts}", {**board.params(), "won": row.won,
+                                                     "average": row.average}) as cur:
             found = await cur.fetchone()
         return (found[0] if found else 0) + 1
 
