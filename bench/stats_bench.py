@@ -10,9 +10,8 @@ would leave them), then times the bot's own StatsService calls, the ones the com
 every leaderboard (mode x scope x period: the first page, a deeper page and the last page,
 each with the viewer's own rank), a player's rank alone, and /stats for random players.
 Prints the median, p99 and worst of each. (No matches or dailies are generated: their
-leaderboards are left out, and /stats reads their empty tables.) Beside the store's page
-query it times a proposed one (:func:`proposed_page`) on each board's last page. On
-PostgreSQL it also names the slowest statements (``--explain``: with their plans).
+leaderboards are left out, and /stats reads their empty tables.) On PostgreSQL it also
+names the slowest statements (``--explain``: with their plans).
 ``--without NNN`` leaves migration NNN out, to measure the schema before it.
 
 SQLite: a file in a temporary folder, filled with executemany. PostgreSQL: a server this
@@ -42,9 +41,8 @@ from typing import Any
 from bot.core.enums import Mode, Period
 from bot.core.results import Result, period_key
 from bot.features.stats.service import StatsService
-from bot.store import Board, Database, StandingRow, StatsStore
+from bot.store import Board, Database, StatsStore
 from bot.store.postgres import PostgresDatabase
-from bot.store.stats import _order, _where
 
 NOW = 1_795_000_000.0  # a fixed "now" (2026-11-18 UTC) so periods hold data
 SIZES = [("4x6", 4, 6, 1)] * 8 + [("5x8", 5, 8, 1), ("4x6 no-repeats", 4, 6, 0)]
@@ -232,39 +230,6 @@ async def explain(db: Database, top: int, plans: bool) -> None:
                 print(f"        {row[0]}")
 
 
-async def proposed_page(conn: Any, board: Board, *, offset: int, limit: int
-                        ) -> list[StandingRow]:
-    """A proposal for StatsStore.page: skip ``offset`` standings in the rank index alone,
-    then join the names of the ``limit`` rows left (the store joins players first, so a deep
-    page looks up a name for every row it skips)."""
-    order = _order(board.mode)
-    async with conn.execute(
-        "SELECT s.user_id, COALESCE(p.display_name, 'deleted user'), s.played, s.won,"
-        f" s.average FROM (SELECT user_id, played, won, average FROM standings"
-        f" WHERE {_where(board.mode)} ORDER BY {order} LIMIT {int(limit)} OFFSET {int(offset)})"
-        f" AS s LEFT JOIN players p USING (user_id) ORDER BY {order}",
-        board.params(),
-    ) as cur:
-        return [StandingRow(*row) for row in await cur.fetchall()]
-
-
-async def proposed_rank(conn: Any, board: Board, row: StandingRow) -> int:
-    """A proposal for StatsStore.rank on the breaker boards: the rows ahead as two index
-    ranges (more wins; as many wins and a lower average) instead of one OR that the index
-    can't range over, so the cost follows the rank, not the size of the board."""
-    if board.mode is not Mode.BREAKER:
-        return await StatsStore().rank(conn, board, row)
-    where = _where(board.mode)
-    async with conn.execute(
-        f"SELECT (SELECT COUNT(*) FROM standings WHERE {where} AND won > :won)"
-        f" + (SELECT COUNT(*) FROM standings WHERE {where} AND won = :won"
-        f" AND average < :average)",
-        {**board.params(), "won": row.won, "average": row.average},
-    ) as cur:
-        found = await cur.fetchone()
-    return (found[0] if found else 0) + 1
-
-
 class Timer:
     """The StatsService calls the commands make, each timed under a label."""
 
@@ -292,24 +257,16 @@ class Timer:
         begin = time.perf_counter()
         last = max(0, await self.store.count(reader, board) - 10)
         self.timings[f"count of a board {mode} {where}"].append(time.perf_counter() - begin)
-        await self.timed(f"last page's rows, store {mode} {where}",
+        await self.timed(f"last page's rows {mode} {where}",
                          self.store.page(reader, board, offset=last, limit=10))
-        await self.timed(f"last page's rows, proposed {mode} {where}",
-                         proposed_page(reader, board, offset=last, limit=10))
         mine = await self.store.standing_of(reader, board, self.rng.randint(1, self.players))
         if mine is not None:
             await self.timed(f"rank of a player {mode} {where}",
                              self.store.rank(reader, board, mine))
-            await self.timed(f"rank of a player, proposed {mode} {where}",
-                             proposed_rank(reader, board, mine))
-            assert (await self.store.rank(reader, board, mine)
-                    == await proposed_rank(reader, board, mine))
         top = await self.store.page(reader, board, offset=0, limit=1)
         if top:
             await self.timed(f"rank of the top row {mode} {where}",
                              self.store.rank(reader, board, top[0]))
-            await self.timed(f"rank of the top row, proposed {mode} {where}",
-                             proposed_rank(reader, board, top[0]))
 
     async def round(self) -> None:
         for mode in (Mode.BREAKER, Mode.CHALLENGE):  # the bench makes no matches
