@@ -116,31 +116,15 @@ class _NoLock:
 
 
 def _variant(names: set[str]) -> None:
-    """Replace :meth:`PostgresDatabase._begin` (same waiting rules) for ``BENCH_VARIANT``."""
-    import asyncio
+    """Time :meth:`PostgresDatabase._begin`, its statement changed for ``BENCH_VARIANT``."""
 
-    import asyncpg
 
-    from bot.store.db import QUICK, waiting
     from bot.store.postgres import WRITE_LOCK
 
     sync = " SET LOCAL synchronous_commit = off;" if "async-commit" in names else ""
     lock = "" if "no-lock" in names else f" SELECT pg_advisory_xact_lock({WRITE_LOCK})"
-
-    async def begin(self: Any, conn: Any, deadline: float, waited: bool) -> None:
-        loop = asyncio.get_running_loop()
-        wait = QUICK
-        while True:
-            try:
-                await conn.execute(f"BEGIN; SET LOCAL lock_timeout = {max(1, int(wait * 1000))};"
-                                   f"{sync}{lock}")
-                return
-            except asyncpg.LockNotAvailableError:
-                await conn.execute("ROLLBACK")
-            wait = deadline - loop.time()
-            if wait <= 0:
-                raise pg_connection.StorageUnavailable("busy")
-            waited = await waiting(waited)
+    PostgresDatabase.begin_sql = "BEGIN; SET LOCAL lock_timeout = {wait};" + sync + lock
+    begin = PostgresDatabase._begin
 
     async def timed(self: Any, conn: Any, deadline: float, waited: bool) -> None:
         start = time.perf_counter()

@@ -69,6 +69,9 @@ class PostgresDatabase(Database):
 
     kind = "postgresql"
     migrations = PG_MIGRATIONS_DIR
+    #: ``BEGIN`` and the writers' lock in one round trip (``{wait}``: the lock_timeout, ms).
+    begin_sql = ("BEGIN; SET LOCAL lock_timeout = {wait};"
+                 f" SELECT pg_advisory_xact_lock({WRITE_LOCK})")
     _MIGRATIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_migrations ("
                          " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                          " applied_at DOUBLE PRECISION NOT NULL)")
@@ -157,8 +160,7 @@ class PostgresDatabase(Database):
         wait = QUICK
         while True:
             try:
-                await conn.execute(f"BEGIN; SET LOCAL lock_timeout = {max(1, int(wait * 1000))};"
-                                   f" SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+                await conn.execute(self.begin_sql.format(wait=max(1, int(wait * 1000))))
                 return
             except asyncpg.LockNotAvailableError:
                 await conn.execute("ROLLBACK")
