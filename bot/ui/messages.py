@@ -214,12 +214,15 @@ def _malformed_button(error: MalformedButton) -> tuple[str, str]:
 
 _STORAGE_REASONS = {"busy": "the database is busy", "disk full": "the server's disk is full",
                     "read-only": "the database file is read-only",
-                    "disk error": "the disk reported an error",
-                    "unreachable": "the database server can't be reached"}
+                    "disk error": "the disk reported an error"}
 
 
 @says(StorageUnavailable)
 def _storage_unavailable(error: StorageUnavailable) -> tuple[str, str]:
+    if error.reason == "unreachable":  # a read or a write: neither could reach the server
+        return "The database is out of reach", (
+            "I couldn't reach the database server, so nothing changed: try again in a "
+            "minute. If it keeps happening, tell the server's admins.")
     why = _STORAGE_REASONS.get(error.reason, error.reason)
     return "Nothing was stored", (
         f"I couldn't save that because {why}, so nothing changed: try again in a "
