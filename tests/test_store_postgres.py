@@ -70,3 +70,31 @@ async def test_dropped_connections_are_replaced_and_the_move_stored_once(
                                      channel=world.general, guild=world.guild)
     assert not shown.ephemeral
     assert [g["code"] for g in snapshot(db_path)["guesses"]] == [wrong]
+
+
+async def test_a_database_out_of_reach_is_told_and_nothing_changes(
+    fake_discord, start_bot, world, db_path, postgres_server
+):
+    """The server refuses the bot's database (dropped connections, no new ones allowed):
+    a guess is told the database is out of reach; once it is back, the game goes on."""
+    bot = await start_bot()
+    await fake_discord.slash(bot, "mastermind new", user=world.alice, channel=world.general,
+                             guild=world.guild)
+    secret = secret_of(db_path, world.general.id)
+    wrong = "".join("1" if c != "1" else "2" for c in secret)
+    database = postgres_server.database_name(db_path)
+    admin = dbtools.connect(postgres_server.admin_url)
+    admin.execute(f"ALTER DATABASE {database} ALLOW_CONNECTIONS false")
+    admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ?",
+                  (database,))
+    try:
+        told = await fake_discord.slash(bot, "guess", code=wrong, user=world.bob,
+                                        channel=world.general, guild=world.guild)
+    finally:
+        admin.execute(f"ALTER DATABASE {database} ALLOW_CONNECTIONS true")
+        admin.close()
+    assert told.ephemeral and told.embed["title"] == "The database is out of reach"
+    assert snapshot(db_path)["guesses"] == []
+    played = await fake_discord.slash(bot, "guess", code=wrong, user=world.bob,
+                                      channel=world.general, guild=world.guild)
+    assert not played.ephemeral and [g["code"] for g in snapshot(db_path)["guesses"]] == [wrong]

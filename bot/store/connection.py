@@ -38,6 +38,10 @@ CONNECTION_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
+#: What opening a new connection raises when the server refuses it.
+_ACQUIRE_ERRORS: tuple[type[Exception], ...] = (*CONNECTION_ERRORS, asyncpg.PostgresError)
+
+
 @lru_cache(maxsize=1024)
 def to_postgres(sql: str) -> tuple[str, tuple[str, ...] | None]:
     """``?`` -> ``$1, $2, ...``; ``:name`` -> ``$k`` (the names in order, to pick from a
@@ -145,21 +149,43 @@ class PgConnection:
     async def _run(self, sql: str, params: Params) -> PgCursor:
         text, names = to_postgres(sql)
         args = _arguments(names, params)
+        pool = self._target
+        if not isinstance(pool, asyncpg.Pool):  # inside a transaction: no retry
+            try:
+                return await _statement(pool, text, args)
+            except CONNECTION_ERRORS as exc:
+                raise StorageUnavailable("unreachable") from exc
         # A read on the pool may meet a connection the server dropped (a restart, a
         # failover): the pool then replaces all of its connections, and the read runs once
-        # more. Inside a transaction there is no retry.
-        pool = self._target if isinstance(self._target, asyncpg.Pool) else None
-        for attempt in range(2 if pool else 1):
+        # more.
+        for attempt in range(2):
+            conn = await acquire(pool)
             try:
-                if _ROWS.search(text):
-                    rows = await self._target.fetch(text, *args)
-                    return PgCursor(rows, len(rows))
-                return PgCursor([], _rowcount(await self._target.execute(text, *args)))
+                return await _statement(conn, text, args)
             except CONNECTION_ERRORS as exc:
-                if pool is None or attempt:
+                if attempt:
                     raise StorageUnavailable("unreachable") from exc
                 await pool.expire_connections()
+            finally:
+                await pool.release(conn)
         raise AssertionError("unreachable")
+
+
+async def _statement(conn: asyncpg.Connection | PoolConnectionProxy, text: str,
+                     args: list[Any]) -> PgCursor:
+    if _ROWS.search(text):
+        rows = await conn.fetch(text, *args)
+        return PgCursor(rows, len(rows))
+    return PgCursor([], _rowcount(await conn.execute(text, *args)))
+
+
+async def acquire(pool: asyncpg.Pool) -> PoolConnectionProxy:
+    """A connection from the pool; a server that refuses new ones (down, starting, the
+    database closed to connections) makes the database unreachable, not a bug."""
+    try:
+        return await pool.acquire()
+    except _ACQUIRE_ERRORS as exc:
+        raise StorageUnavailable("unreachable") from exc
 
 
 #: A connection as the SQL modules see it, on either backend, and one row it reads

@@ -20,7 +20,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from ..core.config import describe_database
 from ..core.errors import StorageUnavailable
-from .connection import CONNECTION_ERRORS, PgConnection, numeric
+from .connection import CONNECTION_ERRORS, PgConnection, acquire, numeric
 from .db import (
     PG_MIGRATIONS_DIR,
     QUICK,
@@ -142,7 +142,8 @@ class PostgresDatabase(Database):
         before anything was written: then the pool replaces all of its connections and
         the transaction starts once more."""
         for attempt in range(2):
-            async with self.pool.acquire() as conn:
+            conn = await acquire(self.pool)
+            try:
                 try:
                     await self._begin(conn, deadline, waited)
                 except CONNECTION_ERRORS:
@@ -152,6 +153,8 @@ class PostgresDatabase(Database):
                     continue
                 yield conn
                 return
+            finally:
+                await self.pool.release(conn)
 
     async def _begin(self, conn: PoolConnectionProxy, deadline: float, waited: bool) -> None:
         """``BEGIN`` and take the write lock, in one round trip; the first wait is
