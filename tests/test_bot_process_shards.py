@@ -49,7 +49,12 @@ from engine import format_code
 BUDGET = 90.0
 SHARDS = 4
 #: A guess that is never the secret (the secrets are drawn from 1-6).
-WRONG = ("1111", "2222", "3333")
+CANDIDATES = ("1111", "2222", "3333", "4444", "5555", "6666", "1234")
+
+
+def misses(*secrets: str) -> tuple[str, ...]:
+    """Codes that break none of these secrets (the bot draws them at random)."""
+    return tuple(c for c in CANDIDATES if c not in secrets)
 
 
 def shard_env(server: FakeDiscordServer, db: Path | str, shard_ids: str, **extra: str
@@ -135,8 +140,9 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
             for k, g in enumerate(guilds):
                 assert routed(server, g) == {(k, SHARDS)}, "only the guild's shard gets it"
             secrets = {g.id: secret(db, g) for g in guilds}
+            wrong = misses(*secrets.values())
             expected: dict[int, list[tuple[int, str, int, int, int]]] = {g.id: [] for g in guilds}
-            for turn, (code, player) in enumerate(zip(WRONG[:2], (alice, bob), strict=True), 1):
+            for turn, (code, player) in enumerate(zip(wrong[:2], (alice, bob), strict=True), 1):
                 boards = await asyncio.gather(*(
                     guess(server, g, player, code) for g in guilds))
                 for g, board in zip(guilds, boards, strict=True):
@@ -148,9 +154,9 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
             assert await bot_a.finish() == -signal.SIGKILL
             await server.wait_until(lambda: not sessions_of(server, (0, 1)), timeout=STEP,
                                     what="A's shards to disconnect")
-            board = await guess(server, guilds[2], alice, WRONG[2])
-            expected[guilds[2].id].append((3, WRONG[2], *score(secrets[guilds[2].id],
-                                                               WRONG[2]), alice.id))
+            board = await guess(server, guilds[2], alice, wrong[2])
+            expected[guilds[2].id].append((3, wrong[2], *score(secrets[guilds[2].id],
+                                                               wrong[2]), alice.id))
             assert board_rows(board, players) == expected[guilds[2].id]
 
             # ---- A again on the same file: its games are where they were
@@ -164,7 +170,7 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
                 target = guilds[3]
                 rec = state.new_command_interaction(
                     "guess", user=bob, channel=next(iter(target.channels.values())),
-                    guild=target, options={"code": WRONG[2]},
+                    guild=target, options={"code": wrong[2]},
                     context_keywords=["user", "channel", "guild"])
                 to_b = sessions_of(server, (3,))[0]
                 to_a = sessions_of(server, (0,))[0]
@@ -176,7 +182,7 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
                              rec.id) == [(1,)]
                 assert {v.code for v in state.violations} == {40060}, state.violations
                 assert len(state.violations) == 1, "Discord took one answer, refused the other"
-                expected[target.id].append((3, WRONG[2], *score(secrets[target.id], WRONG[2]),
+                expected[target.id].append((3, wrong[2], *score(secrets[target.id], wrong[2]),
                                             bob.id))
                 res = await server.slash("mastermind board", user=alice, guild=target)
                 assert board_rows(res.embeds[0], players) == expected[target.id]
@@ -234,7 +240,7 @@ async def test_metrics_endpoint_on_loopback(tmp_path: Path) -> None:
             assert f"metrics at http://127.0.0.1:{port}/metrics" in bot.output
             await server.slash("mastermind new", user=alice, guild=guild)
             await server.slash("guess", user=alice, guild=guild, code="9999")  # refused: 1-6
-            await guess(server, guild, alice, WRONG[0])
+            await guess(server, guild, alice, misses(secret(db, guild))[0])
             await server.wait_until(lambda: server.sessions[0].heartbeats > 0, timeout=STEP,
                                     what="a heartbeat")
             async with http.get(f"http://127.0.0.1:{port}/metrics") as resp:
@@ -275,7 +281,7 @@ def daily_miss(db: Path | str) -> str:
     does)."""
     ((seed,),) = query(db, "SELECT value FROM bot_settings WHERE name = 'daily_seed'")
     code = format_code(secret_for(seed, dt.datetime.now(dt.UTC).date().isoformat()))
-    return next(c for c in WRONG if c != code)
+    return misses(code)[0]
 
 
 async def test_games_running_is_counted_in_the_database_for_every_process(
