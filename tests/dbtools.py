@@ -22,12 +22,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.connection import numeric, to_postgres
-from bot.store.db import MIGRATIONS_DIR, PG_MIGRATIONS_DIR
-
-
-def is_postgres(target: object) -> bool:
-    return isinstance(target, str) and target.startswith("postgresql://")
+from bot.store.connection import arguments, run_statement, to_postgres
+from bot.store.db import MIGRATIONS_DIR, PG_MIGRATIONS_DIR, is_postgres
+from bot.store.postgres import prepare
 
 
 def migrations_dir(target: object) -> Path:
@@ -118,21 +115,16 @@ class PgConnection:
     @staticmethod
     async def _open(url: str) -> asyncpg.Connection:
         conn = await asyncpg.connect(url)
-        await conn.set_type_codec("numeric", encoder=str, decoder=numeric,
-                                  schema="pg_catalog", format="text")
+        await prepare(conn)  # numbers read back as the bot reads them
         return conn
 
     def execute(self, sql: str, params: Any = ()) -> PgCursor:
         text, names = to_postgres(sql)
-        args = [params[n] for n in names] if names else list(params)
+        args = arguments(names, params)
 
         async def go() -> PgCursor:
-            if text.lstrip().upper().startswith(("SELECT", "WITH")) or "RETURNING" in text:
-                rows = await self._conn.fetch(text, *args)
-                return PgCursor([PgRow(r) for r in rows], len(rows))
-            status = await self._conn.execute(text, *args)
-            last = status.rsplit(" ", 1)[-1]
-            return PgCursor([], int(last) if last.isdigit() else -1)
+            cursor = await run_statement(self._conn, text, args)
+            return PgCursor([PgRow(r) for r in await cursor.fetchall()], cursor.rowcount)
 
         return run(go())
 

@@ -68,7 +68,7 @@ def to_postgres(sql: str) -> tuple[str, tuple[str, ...] | None]:
     return converted, tuple(names) if names else None
 
 
-def _arguments(names: tuple[str, ...] | None, params: Params) -> list[Any]:
+def arguments(names: tuple[str, ...] | None, params: Params) -> list[Any]:
     if names is None:
         return list(params.values()) if isinstance(params, Mapping) else list(params)
     assert isinstance(params, Mapping), "named parameters need a mapping"
@@ -142,17 +142,17 @@ class PgConnection:
         """One statement for many rows, sent in one pipeline (like aiosqlite's)."""
         text, names = to_postgres(sql)
         try:
-            await self._target.executemany(text, [_arguments(names, row) for row in rows])
+            await self._target.executemany(text, [arguments(names, row) for row in rows])
         except CONNECTION_ERRORS as exc:
             raise StorageUnavailable("unreachable") from exc
 
     async def _run(self, sql: str, params: Params) -> PgCursor:
         text, names = to_postgres(sql)
-        args = _arguments(names, params)
+        args = arguments(names, params)
         pool = self._target
         if not isinstance(pool, asyncpg.Pool):  # inside a transaction: no retry
             try:
-                return await _statement(pool, text, args)
+                return await run_statement(pool, text, args)
             except CONNECTION_ERRORS as exc:
                 raise StorageUnavailable("unreachable") from exc
         # A read on the pool may meet a connection the server dropped (a restart, a
@@ -161,7 +161,7 @@ class PgConnection:
         for attempt in range(2):
             conn = await acquire(pool)
             try:
-                return await _statement(conn, text, args)
+                return await run_statement(conn, text, args)
             except CONNECTION_ERRORS as exc:
                 if attempt:
                     raise StorageUnavailable("unreachable") from exc
@@ -171,7 +171,7 @@ class PgConnection:
         raise AssertionError("unreachable")
 
 
-async def _statement(conn: asyncpg.Connection | PoolConnectionProxy, text: str,
+async def run_statement(conn: asyncpg.Connection | PoolConnectionProxy, text: str,
                      args: list[Any]) -> PgCursor:
     if _ROWS.search(text):
         rows = await conn.fetch(text, *args)

@@ -105,9 +105,9 @@ class Database(ABC):
         when it can't be used, leaving it untouched."""
         if is_postgres(target):
             from .postgres import PostgresDatabase
-            return await PostgresDatabase.open_at(str(target), migrations or PG_MIGRATIONS_DIR)
+            return await PostgresDatabase.open_at(str(target), migrations)
         from .sqlite import SqliteDatabase
-        return await SqliteDatabase.open_at(sqlite_path(target), migrations or MIGRATIONS_DIR)
+        return await SqliteDatabase.open_at(sqlite_path(target), migrations)
 
     @abstractmethod
     async def reader(self) -> Connection:

@@ -48,7 +48,7 @@ SESSION_SETTINGS = {"synchronous_commit": "off",
 POOL_SIZE = 6
 
 
-async def _prepare(connection: asyncpg.Connection) -> None:
+async def prepare(connection: asyncpg.Connection) -> None:
     """Read ``numeric`` as SQLite would answer (int or float), never as a Decimal."""
     await connection.set_type_codec("numeric", encoder=str, decoder=numeric,
                                     schema="pg_catalog", format="text")
@@ -83,13 +83,13 @@ class PostgresDatabase(Database):
         self._write_lock = asyncio.Lock()
 
     @classmethod
-    async def open_at(cls, url: str, migrations: Path = PG_MIGRATIONS_DIR) -> PostgresDatabase:
+    async def open_at(cls, url: str, migrations: Path | None = None) -> PostgresDatabase:
         """Connect and bring the schema up to date (waiting, like any write, for another
         process migrating the same database)."""
         name = describe_database(url)
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE,
-                                             init=_prepare, timeout=10,
+                                             init=prepare, timeout=10,
                                              server_settings=SESSION_SETTINGS)
         except _OPEN_ERRORS as exc:
             raise DatabaseUnusable(f"the database {name} {_why_unusable(exc)}") from exc

@@ -17,7 +17,6 @@ import aiosqlite
 
 from ..core.errors import StorageUnavailable
 from .db import (
-    MIGRATIONS_DIR,
     PATIENCE,
     QUICK,
     Database,
@@ -68,7 +67,7 @@ class SqliteDatabase(Database):
         self._reader: aiosqlite.Connection | None = None
 
     @classmethod
-    async def open_at(cls, path: Path, migrations: Path = MIGRATIONS_DIR) -> SqliteDatabase:
+    async def open_at(cls, path: Path, migrations: Path | None = None) -> SqliteDatabase:
         """Open (or create) the database and bring its schema up to date.
 
         Raises :class:`DatabaseUnusable` naming the file and the problem when it can't be
