@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import discord
@@ -72,10 +74,17 @@ def pytest_generate_tests(metafunc):
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory):
-    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
-    yield server
-    server.stop()
+def postgres_server():
+    """One server per test process. Its data lives outside pytest's temporary folder: every
+    pytest started as root resets that folder to mode 0700, which would lock the server's own
+    system user out of its data mid-run (issue 20)."""
+    folder = Path(tempfile.mkdtemp(prefix="mastermind-tests-pg-"))
+    try:
+        server = PostgresServer(folder)
+        yield server
+        server.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

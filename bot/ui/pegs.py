@@ -46,6 +46,11 @@ NONE = "\N{EN DASH}"  # no key peg at all, on a board
 LARGE_ROW = 5
 
 
+def button_emoji(digit: int) -> str:
+    """The peg of colour ``digit`` (1-9) as a button's emoji."""
+    return PEG_EMOJI[digit - 1]
+
+
 def peg_emoji(code: Sequence[int]) -> str:
     return "".join(PEG_EMOJI[d - 1] for d in code)
 
