@@ -1,5 +1,8 @@
 """How well an emoji stands out on Discord's dark and light themes, measured, not guessed.
 
+Two kinds are measured: the unicode emoji (from their Twemoji fills, below) and the pegs the
+bot draws itself (from their pixels: :func:`image_contrast`).
+
 Discord's clients draw unicode emoji as Twemoji images, whatever the device, so an emoji's
 colours are the fills of its Twemoji SVG (``@discordapp/twemoji`` 16.0.1, ``dist/svg``).
 An emoji reads on a background when one of its parts (its body, a rim, seams) has a
@@ -11,9 +14,18 @@ a test checks every board against it.
 from __future__ import annotations
 
 import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageFilter
 
 DARK_EMBED = "#2B2D31"  # the embed background of Discord's dark theme
+DARK_CHAT = "#313338"  # the dark theme's message background
 LIGHT = "#FFFFFF"  # the light theme's message background
+LIGHT_EMBED = "#F2F3F5"  # the embed background of Discord's light theme
+#: Every background a peg is drawn on: chat and embed, dark and light.
+BACKGROUNDS = (DARK_CHAT, DARK_EMBED, LIGHT, LIGHT_EMBED)
 MIN_CONTRAST = 3.0  # WCAG 2.1 for graphical objects
 
 #: Fills of each Twemoji SVG (copied from the files; #RGB written out as #RRGGBB).
@@ -92,3 +104,41 @@ EMOJI = re.compile(f"[\U0001f000-\U0001faff]|[\u2000-\u2bff]\ufe0f|[{_BMP_PRESEN
 
 def emoji_in(text: str) -> list[str]:
     return [m.group().replace("\ufe0f", "") for m in EMOJI.finditer(text)]
+
+
+# ---- images the bot draws ------------------------------------------------------------------
+#: Pixels this close to a peg's edge (out of 128) are its outline.
+OUTLINE_WIDTH = 6
+
+
+@dataclass(frozen=True)
+class ImageContrast:
+    """How a drawn peg stands out on one background: ``outline`` is the lowest contrast of
+    any solid pixel of its outline (so its whole shape shows), ``body`` the median contrast
+    of the solid pixels inside it (of the outline, for a ring too thin to have an inside)."""
+
+    outline: float
+    body: float
+
+
+def _rgb_luminance(rgb: Sequence[int]) -> float:
+    return luminance("#{:02X}{:02X}{:02X}".format(*rgb[:3]))
+
+
+def image_contrast(image: Image.Image, background: str) -> ImageContrast:
+    """Measure an RGBA image's solid pixels against ``background`` (``#RRGGBB``)."""
+    alpha = image.getchannel("A")
+    inner = alpha.filter(ImageFilter.MinFilter(2 * OUTLINE_WIDTH + 1))
+    behind = luminance(background)
+    outline: list[float] = []
+    body: list[float] = []
+    lum: dict[tuple[int, ...], float] = {}
+    for rgba, a, a_inner in zip(image.getdata(), alpha.getdata(), inner.getdata(), strict=True):
+        if a < 255:
+            continue  # edges blend into the background: not a part of their own
+        value = lum.get(rgba)
+        if value is None:
+            value = lum[rgba] = _rgb_luminance(rgba)
+        high, low = max(value, behind), min(value, behind)
+        (body if a_inner == 255 else outline).append((high + 0.05) / (low + 0.05))
+    return ImageContrast(min(outline), statistics.median(body or outline))
