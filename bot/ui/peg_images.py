@@ -5,7 +5,7 @@ stands at least 3:1 against both Discord themes, so every peg's outline shows on
 a body in its colour shaded towards the lower right, and a highlight at the upper left.
 The hole is a small grey ring, half a peg across, so it can't be taken for the black peg.
 
-Drawn at 8x and reduced with a box filter (an average: the same pixels on every machine
+Drawn at 4x and reduced with a box filter (an average: the same pixels on every machine
 with the same Pillow), 128x128 as Discord shows emoji. A peg's name carries a hash of its
 pixels (not of the PNG bytes, which an encoder may write differently), so a name changes
 exactly when the drawing does.
@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 from engine import PALETTE
 
 SIZE = 128  # Discord shows emoji at 128x128
-_SCALE = 8  # drawn at 8x, then averaged down: smooth edges
+_SCALE = 4  # drawn at 4x, then averaged down: smooth edges
 #: The rim of every peg and hole: relative luminance 0.235, 3.3:1 or more against the
 #: light theme's #FFFFFF and #F2F3F5 and the dark theme's #313338 and #2B2D31.
 RIM = (0x85, 0x85, 0x85)
@@ -85,7 +85,7 @@ def draw_hole() -> Image.Image:
 def _encoded(name: str, digit: int, image: Image.Image) -> PegImage:
     pixels = hashlib.sha256(f"{image.mode}{image.size}".encode() + image.tobytes()).hexdigest()
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG")
     return PegImage(name, digit, out.getvalue(), pixels)
 
 
