@@ -211,3 +211,21 @@ async def test_drawn_pegs_pasted_into_a_guess_are_read_as_digits(fake_discord, s
                                           channel=world.general, guild=world.guild, code=typed)
         assert not result.ephemeral, result.embed
     assert [g["code"] for g in snapshot(db_path)["guesses"]] == [first, second]
+
+
+async def test_two_processes_starting_at_once_share_one_upload(fake_discord, start_bot):
+    """Another process uploads the pegs just after this one listed the app's emoji: the
+    first upload is refused (the name is taken), one more look finds them all."""
+    store = fake_discord.state.app_emoji
+
+    def the_other_process(request) -> None:
+        if request.method == "GET" and re.match(EMOJI_ROUTE, request.path) and not store.emoji:
+            for image in peg_images():
+                store.add(emoji_name(image), image.png)
+
+    fake_discord.state.request_listeners.append(the_other_process)
+    bot = await start_bot()
+    fake_discord.expect_violation(50035, match="APPLICATION_EMOJI_NAME_ALREADY_TAKEN")
+    assert uploads(fake_discord) == [] and len(store.emoji) == len(peg_images())
+    assert bot.peg_sync is not None and sorted(bot.peg_sync.kept) == sorted(current_names())
+    assert pegs.active() is not UNICODE_PEGS

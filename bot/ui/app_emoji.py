@@ -72,17 +72,16 @@ async def sync_pegs(client: discord.Client, images: Sequence[PegImage]) -> Sync:
     for name, image in wanted.items():
         if name in have:
             sync.kept.append(name)
-            sync.emoji[image.name] = _partial(have[name])
-            continue
-        try:
-            created = await client.create_application_emoji(name=name, image=image.png)
-        except discord.HTTPException:
-            # Taken since the listing (another process uploading the same drawing)?
-            again = {e.name: e for e in await client.fetch_application_emojis()}
-            if name not in again:
-                raise
-            created = again[name]
         else:
-            sync.uploaded.append(name)
-        sync.emoji[image.name] = _partial(created)
+            try:
+                have[name] = await client.create_application_emoji(name=name, image=image.png)
+            except discord.HTTPException:
+                # Taken since the listing (another process uploading the same drawing)?
+                have = {e.name: e for e in await client.fetch_application_emojis()}
+                if name not in have:
+                    raise
+                sync.kept.append(name)
+            else:
+                sync.uploaded.append(name)
+        sync.emoji[image.name] = _partial(have[name])
     return sync
