@@ -144,6 +144,15 @@ async def test_a_changed_drawing_is_replaced_and_other_emoji_are_left_alone(
     assert pegs.button_emoji(1).id == red.id  # buttons show the new one
 
 
+async def test_an_older_drawing_that_cannot_be_deleted_costs_nothing(fake_discord, start_bot):
+    store = fake_discord.state.app_emoji
+    old = store.add("blue_000000", b"\x89PNG\r\n\x1a\nold drawing")
+    fake_discord.state.fail_next("DELETE", r"/emojis/\d+$", 403, 50013, "Missing Permissions")
+    bot = await start_bot()
+    assert bot.peg_sync is not None and bot.peg_sync.deleted == []
+    assert old.id in store.emoji and pegs.active() is not UNICODE_PEGS
+
+
 @pytest.mark.parametrize(("status", "code", "message"), [
     (400, 50035, "Invalid Form Body"),
     (403, 50013, "Missing Permissions"),

@@ -59,16 +59,21 @@ def _partial(emoji: discord.Emoji) -> discord.PartialEmoji:
 async def sync_pegs(client: discord.Client, images: Sequence[PegImage]) -> Sync:
     """Make the app's emoji hold exactly the current drawings of ``images``.
 
-    Raises :class:`discord.HTTPException` when Discord refuses a listing, a deletion or an
-    upload that a second look does not make good; the caller bounds the time taken.
+    Raises :class:`discord.HTTPException` when Discord refuses the listing or an upload
+    that a second look does not make good (a refused deletion only leaves an older drawing
+    in place); the caller bounds the time taken.
     """
     wanted = {emoji_name(image): image for image in images}
     sync = Sync()
     have = {e.name: e for e in await client.fetch_application_emojis()}
     for name, emoji in have.items():
         if name not in wanted and is_ours(name, images):
-            await emoji.delete()
-            sync.deleted.append(name)
+            try:
+                await emoji.delete()
+            except discord.HTTPException as exc:  # housekeeping: never worth the pegs
+                log.info("pegs: an older drawing, %s, stays (%s)", name, exc.text or exc.status)
+            else:
+                sync.deleted.append(name)
     for name, image in wanted.items():
         if name in have:
             sync.kept.append(name)
