@@ -13,7 +13,10 @@ import io
 import itertools
 import logging
 import re
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import secret_of, snapshot
@@ -80,6 +83,13 @@ def test_the_colours_are_far_apart():
 
 
 def test_the_drawing_and_its_name_are_the_same_every_time():
+    """Drawn again, here and in a new process (a restart), the pixels and names agree."""
+    names = subprocess.run(
+        [sys.executable, "-c", "from bot.ui.app_emoji import emoji_name;"
+         "from bot.ui.peg_images import peg_images;"
+         "print(' '.join(emoji_name(i) for i in peg_images()))"],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent).stdout
+    assert names.split() == current_names()
     first = peg_images()
     peg_images.cache_clear()
     again = peg_images()
