@@ -1,9 +1,11 @@
 """Play scenarios through the test suite's fake Discord and dump what players see.
 
 Run by hand: ``.venv/bin/python bench/ux_dump.py OUT_DIR`` writes one JSON file per screen
-(the message payloads the bot really sent, in channel order, for ``../shared/ux/render.py``)
-and a ``users.json`` for mentions. With ``--render`` it also screenshots them (desktop and
-phone, Twemoji) with the renderer's own virtual environment::
+(the message payloads the bot really sent, in channel order, for ``../shared/ux/render.py``),
+a ``users.json`` for mentions, and the drawn pegs the bot uploaded as application emoji
+(``pegs/*.png`` and ``pegs/map.json``, emoji id to image, for the renderer's
+``--custom-emoji``). With ``--render`` it also screenshots them (desktop and phone, Twemoji)
+with the renderer's own virtual environment::
 
     .venv/bin/python bench/ux_dump.py /tmp/ux/after --render
 """
@@ -182,6 +184,17 @@ async def leaderboard(scene: Scene) -> dict[str, list[dict]]:
     return screens
 
 
+def emoji_images(fake: FakeDiscord, out: Path, emoji_map: dict[str, str]) -> None:
+    """The images of the application emoji ``fake`` holds, as uploaded (the renderer can't
+    reach Discord's CDN): ``out/pegs/<name>.png``, and ``emoji_map`` id -> that path."""
+    folder = out / "pegs"
+    folder.mkdir(parents=True, exist_ok=True)
+    for emoji in fake.state.app_emoji.emoji.values():
+        path = folder / f"{emoji.name}.{emoji.kind}"
+        path.write_bytes(emoji.image)
+        emoji_map[str(emoji.id)] = path.name
+
+
 def write_screens(out: Path, screens: dict[str, list[dict]], users: dict[str, str]) -> list[Path]:
     """One JSON file per screen (screens with no payload are skipped), plus users.json."""
     written = []
@@ -200,6 +213,7 @@ async def dump(out: Path, plays) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     screens: dict[str, list[dict]] = {}
     users: dict[str, str] = {}
+    emoji_map: dict[str, str] = {}
     for play in plays:
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "ux.sqlite3"
@@ -210,6 +224,8 @@ async def dump(out: Path, plays) -> list[Path]:
                 scene = Scene(fake, bot, db)
                 screens.update(await play(scene))
                 users.update(scene.users())
+                emoji_images(fake, out, emoji_map)
+    (out / "pegs" / "map.json").write_text(json.dumps(emoji_map))
     return write_screens(out, screens, users)
 
 
@@ -224,29 +240,33 @@ def cli(main) -> None:
     files = asyncio.run(main(args.out))
     print("\n".join(map(str, files)))
     if args.render:
-        render(files, args.out / "users.json")
+        render(files, args.out / "users.json", args.out / "pegs" / "map.json")
 
 
 LIGHT = """
-import json, sys
+import json, os, sys
 sys.path.insert(0, sys.argv[1])
 from render import render_page, Shooter
 items = json.load(open(sys.argv[2]))
-page = render_page(items, users=json.loads(sys.argv[4]), emoji="twemoji")
+pegs = os.path.dirname(sys.argv[5])
+custom = {k: os.path.join(pegs, v) for k, v in json.load(open(sys.argv[5])).items()}
+page = render_page(items, users=json.loads(sys.argv[4]), emoji="twemoji", custom_emoji=custom)
 with Shooter() as s:
     s.shot(page, sys.argv[3] + "_light_phone.png", width=400, scale=2, theme="light")
 """
 
 
-def render(paths: list[Path], users: Path) -> None:
+def render(paths: list[Path], users: Path, emoji_map: Path) -> None:
     """Desktop and phone in the dark theme; the boards also on a phone in the light one."""
     for path in paths:
         subprocess.run([str(UX_PYTHON), str(RENDERER), str(path), str(path.with_suffix("")),
-                        "--emoji", "twemoji", "--users", users.read_text()], check=True,
+                        "--emoji", "twemoji", "--users", users.read_text(),
+                        "--custom-emoji", str(emoji_map)], check=True,
                        stdout=subprocess.DEVNULL)
         if path.stem in ("classic_won", "board_8x9", "challenge_mid"):
             subprocess.run([str(UX_PYTHON), "-c", LIGHT, str(RENDERER.parent), str(path),
-                            str(path.with_suffix("")), users.read_text()], check=True)
+                            str(path.with_suffix("")), users.read_text(), str(emoji_map)],
+                           check=True)
 
 
 if __name__ == "__main__":

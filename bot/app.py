@@ -7,6 +7,7 @@ import asyncio
 import logging
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -26,8 +27,10 @@ from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
 from .store import Database, GameStore
-from .ui import boards
+from .ui import boards, pegs
+from .ui.app_emoji import Sync, sync_pegs
 from .ui.ordering import InteractionOrder
+from .ui.peg_images import peg_images
 from .ui.responses import MastermindTree, UnknownButton
 
 log = logging.getLogger(__name__)
@@ -36,6 +39,9 @@ log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 10.0
 #: Seconds a metrics scrape waits to read the games running from the database.
 METRICS_READ_TIMEOUT = 2.0
+#: Seconds start-up gives the pegs' application emoji (rate limits included) before the
+#: boards settle for unicode pegs.
+EMOJI_TIMEOUT = 20.0
 #: Names discord.py gives the tasks that run a command, a button or a modal.
 _INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-",
                       "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-",
@@ -90,6 +96,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         shard_count: int | None = None,
         shard_ids: tuple[int, ...] | None = None,
         metrics_port: int | None = None,
+        emoji_timeout: float = EMOJI_TIMEOUT,
     ):
         # The bot has no voice features: don't warn about voice libraries on every start.
         discord.VoiceClient.warn_nacl = False
@@ -116,6 +123,9 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         #: Set on shutdown: new interactions are refused with a "restarting" note.
         self.closing = False
         self.metrics = Metrics()
+        self.emoji_timeout = emoji_timeout
+        #: What start-up did with the pegs' emoji; None when the boards show unicode pegs.
+        self.peg_sync: Sync | None = None
         self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
                                   if metrics_port is not None else None)
 
@@ -156,6 +166,25 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             await self.load_extension(feature)
         self.add_dynamic_items(UnknownButton)
         await self.sync_commands()
+        await self.install_pegs()
+
+    async def install_pegs(self) -> None:
+        """Boards show the drawn pegs as application emoji (uploading those Discord lacks),
+        or, when Discord won't have them within ``emoji_timeout``, the unicode pegs."""
+        try:
+            async with asyncio.timeout(self.emoji_timeout):
+                images = await asyncio.to_thread(peg_images)
+                sync = await sync_pegs(self, images)
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            why = (f"no answer within {self.emoji_timeout:g} s" if isinstance(exc, TimeoutError)
+                   else " ".join(str(exc).split()) or type(exc).__name__)
+            log.warning("pegs: the application emoji can't be had (%s); boards show unicode "
+                        "pegs", why)
+            return
+        pegs.install(sync.peg_set())
+        self.peg_sync = sync
+        log.info("pegs: %d application emoji in use (%d uploaded, %d replaced drawings "
+                 "deleted)", len(sync.emoji), len(sync.uploaded), len(sync.deleted))
 
     def serving(self) -> str:
         """Which shards this process runs, in words for the start-up line."""
@@ -211,6 +240,8 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         try:
             await super().close()
         finally:
+            if self.peg_sync is not None:
+                pegs.reset()
             if self._metrics_endpoint is not None:
                 await self._metrics_endpoint.stop()
             if self._db is not None:

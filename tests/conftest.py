@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -121,6 +122,12 @@ def snapshot(db_path) -> dict[str, list]:
             table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
             for table in ("games", "guesses", "players")
         }
+
+
+def without_drawn_pegs(text: object) -> str:
+    """Text as a player reads it: a drawn peg ``<:red_1a2b3c:1575…>`` is a picture, so its
+    hash and id (digits that could spell any code) are not text anyone sees."""
+    return re.sub(r"<a?:\w+:\d+>", ":peg:", str(text))
 
 
 def secret_of(db_path, channel_id: int) -> str:

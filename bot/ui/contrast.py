@@ -1,5 +1,8 @@
 """How well an emoji stands out on Discord's dark and light themes, measured, not guessed.
 
+Two kinds are measured: the unicode emoji (from their Twemoji fills, below) and the pegs the
+bot draws itself (from their pixels: :func:`image_contrast`).
+
 Discord's clients draw unicode emoji as Twemoji images, whatever the device, so an emoji's
 colours are the fills of its Twemoji SVG (``@discordapp/twemoji`` 16.0.1, ``dist/svg``).
 An emoji reads on a background when one of its parts (its body, a rim, seams) has a
@@ -11,9 +14,17 @@ a test checks every board against it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageFilter
 
 DARK_EMBED = "#2B2D31"  # the embed background of Discord's dark theme
+DARK_CHAT = "#313338"  # the dark theme's message background
 LIGHT = "#FFFFFF"  # the light theme's message background
+LIGHT_EMBED = "#F2F3F5"  # the embed background of Discord's light theme
+#: Every background a peg is drawn on: chat and embed, dark and light.
+BACKGROUNDS = (DARK_CHAT, DARK_EMBED, LIGHT, LIGHT_EMBED)
 MIN_CONTRAST = 3.0  # WCAG 2.1 for graphical objects
 
 #: Fills of each Twemoji SVG (copied from the files; #RGB written out as #RRGGBB).
@@ -92,3 +103,40 @@ EMOJI = re.compile(f"[\U0001f000-\U0001faff]|[\u2000-\u2bff]\ufe0f|[{_BMP_PRESEN
 
 def emoji_in(text: str) -> list[str]:
     return [m.group().replace("\ufe0f", "") for m in EMOJI.finditer(text)]
+
+
+# ---- images the bot draws ------------------------------------------------------------------
+#: Pixels this close to a peg's edge (out of 128) are its outline.
+OUTLINE_WIDTH = 6
+
+
+@dataclass(frozen=True)
+class ImageContrast:
+    """How a drawn peg stands out on one background: ``outline`` is the lowest contrast of
+    any solid pixel of its outline (so its whole shape shows), ``body`` the median contrast
+    of the solid pixels inside it (of the outline, for a ring too thin to have an inside)."""
+
+    outline: float
+    body: float
+
+
+def _luminances(rgb: np.ndarray) -> np.ndarray:
+    """WCAG relative luminance of each pixel (an array of 0-255 channels, last axis RGB)."""
+    c = rgb.astype(np.float64) / 255
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return np.asarray(linear @ np.array([0.2126, 0.7152, 0.0722]))
+
+
+def image_contrast(image: Image.Image, background: str) -> ImageContrast:
+    """Measure an RGBA image's solid pixels (edges blend into the background: they are no
+    part of their own) against ``background`` (``#RRGGBB``)."""
+    pixels = np.asarray(image.convert("RGBA"))
+    solid = pixels[..., 3] == 255
+    inner = np.asarray(image.getchannel("A").filter(
+        ImageFilter.MinFilter(2 * OUTLINE_WIDTH + 1))) == 255
+    lum = _luminances(pixels[..., :3])
+    behind = luminance(background)
+    ratio = (np.maximum(lum, behind) + 0.05) / (np.minimum(lum, behind) + 0.05)
+    outline, body = ratio[solid & ~inner], ratio[solid & inner]
+    return ImageContrast(float(outline.min()),
+                         float(np.median(body if body.size else outline)))

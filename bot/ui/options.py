@@ -13,8 +13,10 @@ from ..core.errors import BadRules
 Pegs = app_commands.Range[int, MIN_PEGS, MAX_PEGS]
 Colors = app_commands.Range[int, MIN_COLORS, MAX_COLORS]
 MaxGuesses = app_commands.Range[int, MIN_GUESSES, MAX_GUESSES]
-#: Longest code text accepted from Discord (the engine refuses anything over its own limit).
-CodeText = app_commands.Range[str, 1, 100]
+#: Longest code text accepted from Discord: 8 drawn pegs pasted from a board, each written
+#: ``<:purple_1a2b3c:1234567890123456789>`` (38 characters), with spaces between. The pegs
+#: become digits first (``pegs.typed_code``); the engine refuses anything over its own limit.
+CodeText = app_commands.Range[str, 1, 400]
 
 RULE_DESCRIPTIONS = {
     "pegs": f"Pegs in the code ({MIN_PEGS}-{MAX_PEGS}, default {CLASSIC.pegs})",

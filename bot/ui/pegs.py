@@ -1,20 +1,30 @@
 """Codes and key pegs as Discord text that reads on the dark and the light theme, on a phone.
 
-Code pegs are emoji with a part that stands out on both themes (measured in
-:mod:`bot.ui.contrast`: the engine's plain colour circles vanish, ⚫ on the dark theme and
-⚪ 🟡 on the light one), always with the digits beside them for colour-blind players. Key
-pegs are text, ● black and ○ white in a code span: drawn in the theme's own text colour,
-they can't vanish, and the counts are written out beside them.
+Code pegs are the bot's own drawn pegs (:mod:`bot.ui.peg_images`, uploaded as application
+emoji at start-up by :mod:`bot.ui.app_emoji`) or, when Discord won't have them, unicode
+emoji with a part that stands out on both themes (measured in :mod:`bot.ui.contrast`: the
+engine's plain colour circles vanish, ⚫ on the dark theme and ⚪ 🟡 on the light one); the
+bot installs the set it got with :func:`install`. The digits are always beside them, for
+colour-blind players, copying and screen readers. Key pegs are text, ● black and ○ white in
+a code span: drawn in the theme's own text colour, they can't vanish, and the counts are
+written out beside them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TypeVar
+
+import discord
 
 from engine import PALETTE, Feedback, Rules, format_code
 
-#: The board's emoji for colours 1-9 (red, orange, yellow, green, blue, purple, brown,
-#: white, black), each measured legible on both themes.
+#: The board's unicode emoji for colours 1-9 (red, orange, yellow, green, blue, purple,
+#: brown, white, black), each measured legible on both themes: the fallback pegs.
 PEG_EMOJI: tuple[str, ...] = (
     "\N{OCTAGONAL SIGN}",
     "\N{BASKETBALL AND HOOP}",
@@ -29,10 +39,95 @@ PEG_EMOJI: tuple[str, ...] = (
 #: Board emoji typed back (copied from a board), read as digits; the engine reads its own
 #: palette's emoji.
 EMOJI_DIGITS = {emoji: str(i + 1) for i, emoji in enumerate(PEG_EMOJI)}
+#: An empty place in a code being put together, when the drawn hole can't be had: a text
+#: symbol, drawn in the theme's text colour.
+HOLE_TEXT = "\N{DOTTED CIRCLE}"
+
+Emoji = str | discord.PartialEmoji
+
+
+@dataclass(frozen=True)
+class PegSet:
+    """What the boards show for colours 1-9 (``pegs[digit - 1]``) and an empty hole."""
+
+    pegs: tuple[Emoji, ...]
+    hole: Emoji
+
+    @classmethod
+    def custom(cls, emoji: Mapping[str, discord.PartialEmoji], hole: str) -> PegSet:
+        """From application emoji by colour name (``red`` ... ``black``, and ``hole``)."""
+        return cls(tuple(emoji[c.name] for c in PALETTE), emoji[hole])
+
+
+UNICODE_PEGS = PegSet(PEG_EMOJI, HOLE_TEXT)
+_active = UNICODE_PEGS
+#: Set while a board draws rows with the unicode pegs (:func:`rows_within`).
+_this_time: ContextVar[PegSet | None] = ContextVar("pegs_this_time", default=None)
+
+
+def install(peg_set: PegSet) -> None:
+    """Show ``peg_set`` on every board from now on (the bot does this at start-up)."""
+    global _active
+    _active = peg_set
+
+
+def reset() -> None:
+    """Back to the unicode pegs (the bot does this when it closes)."""
+    install(UNICODE_PEGS)
+
+
+def active() -> PegSet:
+    return _this_time.get() or _active
+
+
+@contextmanager
+def unicode_pegs() -> Iterator[None]:
+    """Within it, text is drawn with the unicode pegs (this task only)."""
+    token = _this_time.set(UNICODE_PEGS)
+    try:
+        yield
+    finally:
+        _this_time.reset(token)
+
+
+Item = TypeVar("Item")
+#: Characters in an embed's description: the budget of a board's rows.
+EMBED_DESCRIPTION_MAX = 4096
+
+
+def rows_within(items: Sequence[Item], row: Callable[[Item], str], budget: int) -> str:
+    """``row(item)`` for each item, one a line, in at most ``budget`` characters if they
+    fit with the unicode pegs: a drawn peg is written ``<:red_1a2b3c:1234…>``, some 33
+    characters, so 20 rows of 8 don't fit in an embed; the newest rows keep the drawn
+    pegs, the older ones as many as needed take the unicode pegs (the same colours, 1-2
+    characters each)."""
+    drawn = [row(item) for item in items]
+    with unicode_pegs():
+        plain = [row(item) for item in items]
+    size = sum(map(len, plain)) + len(items) - 1
+    first_drawn = len(items)
+    while first_drawn > 0:
+        extra = len(drawn[first_drawn - 1]) - len(plain[first_drawn - 1])
+        if size + extra > budget:
+            break
+        size += extra
+        first_drawn -= 1
+    return "\n".join(plain[:first_drawn] + drawn[first_drawn:])
+
+
+#: A drawn peg as Discord writes it (``<:red_1a2b3c:123>``), or as a client copies it
+#: (``:red_1a2b3c:``); the name is the colour and the drawing's hash (see app_emoji).
+CUSTOM_PEG = re.compile(r"<a?:([a-z]+)_[0-9a-f]{6}:\d+>|:([a-z]+)_[0-9a-f]{6}:")
+_DIGIT_BY_NAME = {c.name: str(c.digit) for c in PALETTE}
+
+
+def _custom_digit(match: re.Match[str]) -> str:
+    return _DIGIT_BY_NAME.get(match[1] or match[2], match[0])
 
 
 def typed_code(text: str) -> str:
-    """A code as typed, with any board emoji turned into its digit."""
+    """A code as typed, with any board emoji (unicode or drawn) turned into its digit."""
+    text = CUSTOM_PEG.sub(_custom_digit, text)
     for emoji, digit in EMOJI_DIGITS.items():
         text = text.replace(emoji + "\ufe0f", digit).replace(emoji, digit)
     return text
@@ -46,13 +141,23 @@ NONE = "\N{EN DASH}"  # no key peg at all, on a board
 LARGE_ROW = 5
 
 
-def button_emoji(digit: int) -> str:
+def button_emoji(digit: int) -> Emoji:
     """The peg of colour ``digit`` (1-9) as a button's emoji."""
-    return PEG_EMOJI[digit - 1]
+    return active().pegs[digit - 1]
+
+
+def peg_text(digit: int) -> str:
+    """The peg of colour ``digit`` (1-9) as message text."""
+    return str(active().pegs[digit - 1])
+
+
+def hole() -> str:
+    """An empty place in a code being put together, as message text."""
+    return str(active().hole)
 
 
 def peg_emoji(code: Sequence[int]) -> str:
-    return "".join(PEG_EMOJI[d - 1] for d in code)
+    return "".join(peg_text(d) for d in code)
 
 
 def code_line(code: Sequence[int]) -> str:
@@ -72,7 +177,6 @@ def key_pegs(feedback: Feedback) -> str:
     marks = (f"{feedback.black}{BLACK_PEG}" if feedback.black else "") + (
         f"{feedback.white}{WHITE_PEG}" if feedback.white else "")
     return f"`{marks or NONE}`"
-
 
 
 #: Characters of a player's name that fit beside a row of so many pegs on a 400 px phone
@@ -96,7 +200,7 @@ def feedback_row(turn: int, code: Sequence[int], feedback: Feedback, rules: Rule
 def legend(rules: Rules) -> str:
     """The colour key: each emoji glued to its digit and letter, so a line never breaks
     inside one colour."""
-    return " ".join(f"{PEG_EMOJI[c.digit - 1]}`{c.digit}{c.letter}`"
+    return " ".join(f"{peg_text(c.digit)}`{c.digit}{c.letter}`"
                     for c in PALETTE[: rules.colors])
 
 

@@ -20,6 +20,10 @@ from typing import Any
 import discord
 
 from . import commands as cmds
+from .api import ApiRequest, ApiResponse
+from .api import Reject as _Reject
+from .api import form_error as _form_error
+from .app_emoji import AppEmojiStore
 from .errors import InvalidInteraction
 from .limits import (
     FLAG_COMPONENTS_V2,
@@ -29,7 +33,6 @@ from .limits import (
     FieldError,
     check_message,
     check_modal,
-    form_error_body,
     is_empty_message,
 )
 from .models import (
@@ -85,26 +88,6 @@ current_interaction: contextvars.ContextVar[InteractionRecord | None] = contextv
 
 
 # ----------------------------------------------------------------------------------- records
-@dataclass
-class ApiRequest:
-    method: str
-    path: str  # without the /api/v10 prefix, e.g. "/channels/1/messages"
-    query: Mapping[str, str] = field(default_factory=dict)
-    json: Any = None
-    files: list[tuple[str, int]] = field(default_factory=list)  # (filename, size)
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class ApiResponse:
-    status: int
-    body: Any = None  # JSON-able, or None for an empty body
-
-    @property
-    def ok(self) -> bool:
-        return 200 <= self.status < 300
-
-
 @dataclass
 class Fault:
     """A REST failure to inject: the next ``times`` requests matching ``method`` and the
@@ -234,29 +217,6 @@ class InteractionRecord:
         return f"<InteractionRecord {self.type_name} {what!r} id={self.id}>"
 
 
-class _Reject(Exception):  # internal control flow: becomes an error response
-    def __init__(
-        self,
-        status: int,
-        code: int,
-        message: str,
-        details: Sequence[FieldError] = (),
-        *,
-        record: bool = True,
-        body: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-        self.details = list(details)
-        self.record = record
-        self.body = body
-
-
-def _form_error(errors: Sequence[FieldError]) -> _Reject:
-    body = form_error_body(errors)
-    return _Reject(400, body["code"], body["message"], errors, body=body)
-
-
 _NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 
 
@@ -299,6 +259,9 @@ class DiscordState:
         self.message_listeners: list[Callable[[str, FakeMessage], None]] = []
         self.request_listeners: list[Callable[[RecordedRequest], None]] = []
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        #: The application's own emoji; messages may only use these custom emoji.
+        self.app_emoji = AppEmojiStore(self.snowflake, self.application_id,
+                                       self.bot_user.payload)
         self._routes = self._build_routes()
 
     # ------------------------------------------------------------------ factories (for tests)
@@ -872,6 +835,7 @@ class DiscordState:
             ("GET", rf"/guilds/{sf}/channels", self._get_guild_channels, True),
             ("GET", rf"/guilds/{sf}/roles", self._get_guild_roles, True),
             ("GET", rf"/guilds/{sf}/members/{sf}", self._get_member, True),
+            *self.app_emoji.routes(sf),
         ]
         return [(m, re.compile(f"^{p}$"), h, a) for m, p, h, a in table]
 
@@ -1074,6 +1038,8 @@ class DiscordState:
             )
         else:
             errors = []
+        if ctype in (4, 7, 9):
+            errors += self.app_emoji.unknown_references(data, ("data",))
         if errors:
             raise _form_error(errors)
 
@@ -1165,6 +1131,7 @@ class DiscordState:
         rec = self._webhook_interaction(app_id, token)
         data = req.json if isinstance(req.json, dict) else {}
         errors = check_message(data, creating=True, has_files=bool(req.files))
+        errors += self.app_emoji.unknown_references(data)
         if errors:
             raise _form_error(errors)
         original = (
@@ -1209,6 +1176,7 @@ class DiscordState:
         self._bot_can(chan, discord.Permissions(view_channel=True, send_messages=True))
         data = req.json if isinstance(req.json, dict) else {}
         errors = check_message(data, creating=True, has_files=bool(req.files))
+        errors += self.app_emoji.unknown_references(data)
         if errors:
             raise _form_error(errors)
         flags = int(data.get("flags") or 0)
@@ -1365,6 +1333,7 @@ class DiscordState:
         interaction: InteractionRecord | None = None,
     ) -> None:
         errors = check_message(data, creating=False, has_files=bool(files))
+        errors += self.app_emoji.unknown_references(data)
         merged = {
             "content": data.get("content", msg.content),
             "embeds": data.get("embeds", msg.embeds),

@@ -8,7 +8,7 @@ from engine import format_code
 
 from ...core.errors import GameNotOver
 from ...ui.messages import says
-from ...ui.pegs import code_line, key_pegs
+from ...ui.pegs import code_line, key_pegs, rows_within
 from .service import Report
 
 CHART_NAME = "analysis.png"
@@ -37,8 +37,9 @@ def _move_line(report: Report, i: int) -> str:
 
 def analysis_embed(report: Report) -> discord.Embed:
     result = report.analysis
-    lines = [_move_line(report, i) for i in range(len(result.moves))]
-    body = "\n".join(lines) if lines else "No guesses were made in this game."
+    moves = range(len(result.moves))
+    body = (rows_within(moves, lambda i: _move_line(report, i), 3900) if moves
+            else "No guesses were made in this game.")
     if len(body) > 3900:
         body = body[:3900].rsplit("\n", 1)[0] + "\n…"
     embed = discord.Embed(

@@ -19,6 +19,7 @@ from ...core.records import GameRecord, GuessRecord
 from ...ui.messages import guesses, mention, player_name
 from ...ui.pegs import (
     BLACK_PEG,
+    EMBED_DESCRIPTION_MAX,
     WHITE_PEG,
     code_line,
     feedback_row,
@@ -26,6 +27,7 @@ from ...ui.pegs import (
     legend,
     name_width,
     pegs,
+    rows_within,
     share_row,
 )
 from ..analysis.render import LUCK_HELP, SKILL_HELP
@@ -54,10 +56,11 @@ def _who(g: GuessRecord, rules: Rules, names: Mapping[int, str] | None) -> str:
     return player_name(name, name_width(rules)) if name else "someone"
 
 
-def rows(game: GameRecord, names: Mapping[int, str] | None) -> str:
+def rows(game: GameRecord, names: Mapping[int, str] | None,
+         budget: int = EMBED_DESCRIPTION_MAX) -> str:
     rules = game.rules
-    return "\n".join(feedback_row(g.turn, g.code, g.feedback, rules, _who(g, rules, names))
-                     for g in game.guesses)
+    return rows_within(game.guesses, lambda g: feedback_row(
+        g.turn, g.code, g.feedback, rules, _who(g, rules, names)), budget)
 
 
 def board_embed(game: GameRecord, *, note: str | None = None,
@@ -69,9 +72,11 @@ def board_embed(game: GameRecord, *, note: str | None = None,
         parts = [note, headline, f"After each guess I answer with key pegs: {KEY}.",
                  f"**Colours** {legend(rules)}"]
     else:
-        parts = [note, None if game.active else headline, rows(game, names)]
+        parts = [note, None if game.active else headline]
         if not game.active and game.guesses:
             parts.append(share_grid(game))
+        around = len("\n\n".join(p for p in parts if p)) + 4  # the rows' two separators
+        parts.insert(2, rows(game, names, EMBED_DESCRIPTION_MAX - around))
     embed = discord.Embed(title=title, description="\n\n".join(p for p in parts if p),
                           colour=COLOURS[game.status])
     if game.hints:

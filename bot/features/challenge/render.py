@@ -18,7 +18,16 @@ from engine import DEFAULT_STRATEGY, Feedback, Rules, get_strategy, possible_fee
 from ...core.enums import GameStatus
 from ...core.records import GameRecord
 from ...ui.messages import guesses, mention
-from ...ui.pegs import BLACK_PEG, LARGE_ROW, WHITE_PEG, code_line, feedback_row, legend
+from ...ui.pegs import (
+    BLACK_PEG,
+    EMBED_DESCRIPTION_MAX,
+    LARGE_ROW,
+    WHITE_PEG,
+    code_line,
+    feedback_row,
+    legend,
+    rows_within,
+)
 from ..analysis.buttons import analyse_view
 from ..breaker.buttons import AGAIN
 from .buttons import Action, ChallengeButton
@@ -167,15 +176,17 @@ def challenge_embed(state: ChallengeState, *, black: int | None = None) -> disco
     game = state.game
     rules = game.rules
     title, colour, parts = _headline(state, black)
-    if game.replies:
-        rows = "\n".join(feedback_row(r.turn, r.guess, r.feedback, rules)
-                         for r in game.replies)
-        parts.append(f"**Your replies**\n{rows}" if game.active else rows)
     status = strategy_line(game.strategy, rules)
     if game.active and not state.inconsistent and game.codes_left is not None:
         left = game.codes_left
         status = (f"{left:,} {'code fits' if left == 1 else 'codes fit'} your replies · "
                   + status)
+    if game.replies:
+        heading = "**Your replies**\n" if game.active else ""
+        around = len("\n\n".join([*parts, f"-# {status}"])) + 4 + len(heading)
+        rows = rows_within(game.replies, lambda r: feedback_row(
+            r.turn, r.guess, r.feedback, rules), EMBED_DESCRIPTION_MAX - around)
+        parts.append(heading + rows)
     parts.append(f"-# {status}")
     embed = discord.Embed(title=title, description="\n\n".join(parts), colour=colour)
     left = rules.max_guesses - len(game.replies)
