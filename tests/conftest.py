@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -130,6 +131,14 @@ def secret_of(db_path, channel_id: int) -> str:
         ).fetchone()
     assert row is not None, "no active game in that channel"
     return row[0]
+
+
+def board_title(message) -> str:
+    """A board's title: its embed's, or a Components V2 board's first heading (``### ...``)."""
+    if message.embeds:
+        return message.embed["title"] or ""
+    heading = re.search(r"^#{1,3} (.+)$", message.text, re.M)
+    return heading[1] if heading else ""
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ Code pegs are emoji with a part that stands out on both themes (measured in
 :mod:`bot.ui.contrast`: the engine's plain colour circles vanish, ⚫ on the dark theme and
 ⚪ 🟡 on the light one), always with the digits beside them for colour-blind players. Key
 pegs are text, ● black and ○ white in a code span: drawn in the theme's own text colour,
-they can't vanish, and the counts are written out beside them.
+they can't vanish, and the counts are written out beside them. A share grid is the one
+place key pegs are emoji (text pasted elsewhere has no theme colour): 🎯 🔀 🕳️.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ def typed_code(text: str) -> str:
 
 BLACK_PEG = "\N{BLACK CIRCLE}"
 WHITE_PEG = "\N{WHITE CIRCLE}"
-NO_PEG = "\N{MIDDLE DOT}"  # an empty hole, in a share grid
 NONE = "\N{EN DASH}"  # no key peg at all, on a board
 #: Rows of more pegs than this are drawn as small text (``-#``) to stay one line on a phone.
 LARGE_ROW = 5
@@ -58,12 +58,6 @@ def peg_emoji(code: Sequence[int]) -> str:
 def code_line(code: Sequence[int]) -> str:
     """Colour emoji with the digits beside them (readable without telling colours apart)."""
     return f"{peg_emoji(code)} `{format_code(code)}`"
-
-
-def pegs(feedback: Feedback, size: int) -> str:
-    """``●●○·`` for 2 black, 1 white of 4: the key pegs with a dot per empty hole."""
-    empty = size - feedback.black - feedback.white
-    return BLACK_PEG * feedback.black + WHITE_PEG * feedback.white + NO_PEG * empty
 
 
 def key_pegs(feedback: Feedback) -> str:
@@ -94,12 +88,39 @@ def feedback_row(turn: int, code: Sequence[int], feedback: Feedback, rules: Rule
 
 
 def legend(rules: Rules) -> str:
-    """The colour key: each emoji glued to its digit and letter, so a line never breaks
-    inside one colour."""
-    return " ".join(f"{PEG_EMOJI[c.digit - 1]}`{c.digit}{c.letter}`"
-                    for c in PALETTE[: rules.colors])
+    """The colour key: each peg with its digit, a space between colours (no letters: `2O`
+    read as "twenty"; help has them). Past six colours, on two lines: a phone would break
+    a line anywhere, even between a peg and its digit."""
+    key = [f"{peg_emoji((c.digit,))}`{c.digit}`" for c in PALETTE[: rules.colors]]
+    half = -(-len(key) // 2) if len(key) > 6 else len(key)
+    return "\n".join(" ".join(line) for line in (key[:half], key[half:]) if line)
+
+
+# ---- the share grid: key pegs only, as emoji that read on both themes and paste anywhere --
+#: A key peg for the right colour in the right place (black), the right colour in the
+#: wrong place (white), and an empty hole: each the same object on every platform, each
+#: measured legible on both themes (bot.ui.contrast).
+SHARE_BLACK = "\N{DIRECT HIT}"
+SHARE_WHITE = "\N{TWISTED RIGHTWARDS ARROWS}"
+SHARE_EMPTY = "\N{HOLE}\ufe0f"
+#: Lines of guesses a share grid shows at most (a classic game's ten all show); a longer
+#: game folds its middle into one line.
+SHARE_ROWS = 10
 
 
 def share_row(feedback: Feedback, size: int) -> str:
-    """A guess as plain characters for a share grid: no colours, so no spoiler."""
-    return pegs(feedback, size)
+    """One guess of a share grid: its key pegs, hits first (no colours, no positions, so no
+    hint of the code)."""
+    empty = size - feedback.black - feedback.white
+    return SHARE_BLACK * feedback.black + SHARE_WHITE * feedback.white + SHARE_EMPTY * empty
+
+
+def share_rows(feedbacks: Sequence[Feedback], size: int) -> list[str]:
+    """A game's rows for a share grid, at most :data:`SHARE_ROWS` lines: past that, the
+    first four and the last five guesses, and a line saying how many are folded between."""
+    rows = [share_row(f, size) for f in feedbacks]
+    if len(rows) <= SHARE_ROWS:
+        return rows
+    first, last = (SHARE_ROWS - 1) // 2, SHARE_ROWS - 1 - (SHARE_ROWS - 1) // 2
+    folded = len(rows) - first - last
+    return [*rows[:first], f"\N{VERTICAL ELLIPSIS} {folded} more", *rows[-last:]]
