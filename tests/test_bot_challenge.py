@@ -247,6 +247,9 @@ async def test_largest_rules_use_two_step_buttons(fake_discord, start_bot, world
     board = (await start(fake_discord, bot, world, pegs=8, colors=9, max_guesses=20)).message
     gid = game_id(board)
     assert any(c.startswith(f"mmc:b:{gid}:1:") for c in board.custom_ids)
+    # a black count with one reply only is that reply, one tap: 7 of 8 black, 8 (green)
+    assert f"mmc:r:{gid}:1:7:0" in board.custom_ids and f"mmc:b:{gid}:1:7" not in board.custom_ids
+    assert board.component(f"mmc:r:{gid}:1:8:0")["style"] == 3
     step = await fake_discord.click(bot, board, f"mmc:b:{gid}:1:1", user=world.alice)
     assert not step.ephemeral
     board = fake_discord.message(board.id)

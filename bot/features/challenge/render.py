@@ -97,8 +97,8 @@ def _reply_rows(state: ChallengeState, black: int | None) -> list[discord.ui.Act
     lines = reply_lines(options)
     if lines is None and black is None:  # step 1: the black count
         counts = sorted({o.black for o in options})
-        return [_row([ChallengeButton(Action.BLACK, game.id, state.turn, b,
-                                      label=f"{b}{BLACK_PEG}") for b in line])
+        return [_row([_black_button(state, b, [o for o in options if o.black == b])
+                      for b in line])
                 for line in _split(counts)]
     rows = []
     if lines is None:  # step 2: the white count, for the black count picked
@@ -106,13 +106,26 @@ def _reply_rows(state: ChallengeState, black: int | None) -> list[discord.ui.Act
         rows.append(_row([ChallengeButton(Action.OTHER_BLACK, game.id, state.turn,
                                           label="\N{LEFTWARDS ARROW} other black")]))
     for line in lines:
-        rows.append(_row([
-            ChallengeButton(Action.REPLY, game.id, state.turn, fb.black, fb.white,
-                            label=reply_label(fb),
-                            style=(discord.ButtonStyle.success if fb.black == game.rules.pegs
-                                   else discord.ButtonStyle.secondary))
-            for fb in line]))
+        rows.append(_row([_reply_button(state, fb) for fb in line]))
     return rows
+
+
+def _reply_button(state: ChallengeState, fb: Feedback) -> ChallengeButton:
+    game = state.game
+    return ChallengeButton(Action.REPLY, game.id, state.turn, fb.black, fb.white,
+                           label=reply_label(fb),
+                           style=(discord.ButtonStyle.success if fb.black == game.rules.pegs
+                                  else discord.ButtonStyle.secondary))
+
+
+def _black_button(state: ChallengeState, black: int, replies: Sequence[Feedback]
+                  ) -> ChallengeButton:
+    """Step 1's button for a black count: the reply itself when it is the only one with
+    that count (7 black of 8 can only be 7●), so it takes one tap, not two."""
+    if len(replies) == 1:
+        return _reply_button(state, replies[0])
+    return ChallengeButton(Action.BLACK, state.game.id, state.turn, black,
+                           label=f"{black}{BLACK_PEG}")
 
 
 def _controls(game: GameRecord) -> discord.ui.ActionRow:

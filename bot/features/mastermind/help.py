@@ -73,9 +73,9 @@ def _codes() -> discord.Embed:
 
 def _bot() -> discord.Embed:
     embed = discord.Embed(title="I break your code: /challenge", description=(
-        "Keep a code in mind; I guess it. Score each guess with the reply buttons (or "
-        "`/feedback`). **Reveal my code** ends the game and shows any wrong reply."))
-    embed.add_field(name="How I guess (the strategy option)", inline=False, value="\n".join(
+        "Keep a code in mind; I guess it. Score each guess with the reply buttons or "
+        "`/feedback`; **Reveal my code** shows any wrong reply."))
+    embed.add_field(name="How I guess: the strategy option", inline=False, value="\n".join(
         f"`{s.name}` {s.description}" for s in STRATEGIES.values()))
     return embed
 
