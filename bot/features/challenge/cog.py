@@ -10,11 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import STRATEGIES, Rules, strongest_strategy
+from engine import STRATEGIES, Rules, possible_feedbacks, strongest_strategy
 from engine.rules import MAX_PEGS
 
 from ...core.enums import GameKind
-from ...core.errors import GameOver, UnknownStrategy
+from ...core.errors import GameOver, MalformedButton, UnknownStrategy
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
@@ -144,6 +144,9 @@ class ChallengeCog(commands.Cog, name="challenge"):
         elif action in (Action.BLACK, Action.OTHER_BLACK):
             self.service.check_turn(game, _part(parts, 0))
             black = _part(parts, 1) if action is Action.BLACK else None
+            if black is not None and game.pending_guess is not None and black not in {
+                    f.black for f in possible_feedbacks(game.rules, game.pending_guess)}:
+                raise MalformedButton()  # no reply has that many blacks: forged or too old
             await interaction.response.defer()  # an old challenge may need the solver
             state = await self.service.board(game)
             await interaction.edit_original_response(view=challenge_board(state, black=black))

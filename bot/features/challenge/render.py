@@ -58,6 +58,8 @@ def reply_label(fb: Feedback) -> str:
 
 def _split(group: Sequence[T]) -> list[list[T]]:
     """A black count's replies on as few lines as they need, the lines balanced (3 + 2)."""
+    if not group:
+        return []
     lines = -(-len(group) // LINE_WIDTH)
     size = -(-len(group) // lines)
     return [list(group[i:i + size]) for i in range(0, len(group), size)]
