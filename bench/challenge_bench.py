@@ -29,7 +29,7 @@ from bot.app import MastermindBot  # noqa: E402
 from engine import Rules, score  # noqa: E402
 from engine.space import space_for  # noqa: E402
 
-GUESS = re.compile(r"^My guess (\d+) of \d+\n#+ \S+ `(\d+)`")
+GUESS = re.compile(r"^### My guess (\d+) of \d+\n#+ \S+ `(\d+)`", re.M)
 
 
 async def play(fake, bot, user, guild, channel, secret: str, options: dict,
@@ -38,9 +38,9 @@ async def play(fake, bot, user, guild, channel, secret: str, options: dict,
                                **options)
     board = started.message
     while True:
-        match = GUESS.search(f"{board.embed['title']}\n{board.embed['description']}")
+        match = GUESS.search(board.text)  # a Components V2 board: its text displays
         if match is None:
-            title = board.embed["title"]
+            title = re.search(r"^### (.+)$", board.text, re.M)[1]
             assert title.startswith("I broke your code"), title
             return int(re.search(r"in (\d+) guess", title)[1])
         turn, guess = int(match[1]), match[2]

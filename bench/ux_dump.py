@@ -31,7 +31,10 @@ from fake_discord import FakeClock, FakeDiscord  # noqa: E402
 from bot.app import MastermindBot  # noqa: E402
 from engine import score  # noqa: E402
 
-RENDERER = ROOT.parent / "shared" / "ux" / "render.py"
+#: The shared renderer, beside the checkout (or beside a folder of worktrees).
+RENDERER = next((p for p in (ROOT.parent / "shared" / "ux" / "render.py",
+                             ROOT.parent.parent / "shared" / "ux" / "render.py") if p.exists()),
+                ROOT.parent / "shared" / "ux" / "render.py")
 UX_PYTHON = Path.home() / ".cache" / "ux-venv" / "bin" / "python"
 
 
@@ -149,9 +152,8 @@ async def challenge(scene: Scene) -> dict[str, list[dict]]:
 def _pending(message) -> str:
     import re
 
-    found = re.search(r"^#+ \S+ `(\d+)`", message.embed["description"] or "", re.M) or \
-        re.search(r"`(\d{4,8})`", message.embed["description"] or "")
-    assert found, message.embed
+    found = re.search(r"^#+ \S+ `(\d+)`", message.text, re.M)
+    assert found, message.text
     return found[1]
 
 
@@ -243,30 +245,45 @@ def cli(main) -> None:
         render(files, args.out / "users.json", args.out / "pegs" / "map.json")
 
 
-LIGHT = """
+#: What the shared renderer draws differently from Discord in Components V2 text displays
+#: (it keeps their line breaks only in embeds and content, and styles code spans only
+#: there): added to each page, so a V2 board is measured and drawn as Discord shows it.
+V2_TEXT_CSS = """<style>
+.textdisplay { white-space: pre-line; line-height: 1.375rem; word-wrap: break-word; }
+.textdisplay code.inline { font-family: 'DejaVu Sans Mono', Consolas, monospace; font-size: 85%;
+  background: #1e1f22; border: 1px solid #1e1f22; border-radius: 3px; padding: 0 .2em;
+  white-space: pre-wrap; line-height: 1.125rem; }
+body.light .textdisplay code.inline { background: #e3e5e8; border-color: #e3e5e8; }
+body.light .container { background: #f2f3f5; }
+body.light .textdisplay { color: #313338; }
+</style>"""
+
+#: Draws screens in one browser: ``[(json, out prefix, light too?)]`` -> PNGs.
+DRAW = """
 import json, os, sys
 sys.path.insert(0, sys.argv[1])
 from render import render_page, Shooter
-items = json.load(open(sys.argv[2]))
+jobs, users, css = json.loads(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4]
 pegs = os.path.dirname(sys.argv[5])
 custom = {k: os.path.join(pegs, v) for k, v in json.load(open(sys.argv[5])).items()}
-page = render_page(items, users=json.loads(sys.argv[4]), emoji="twemoji", custom_emoji=custom)
 with Shooter() as s:
-    s.shot(page, sys.argv[3] + "_light_phone.png", width=400, scale=2, theme="light")
+    for source, prefix, light in jobs:
+        page = render_page(json.load(open(source)), users=users, emoji="twemoji",
+                           custom_emoji=custom)
+        page = page.replace("</head>", css + "</head>", 1)
+        s.shot(page, prefix + "_desktop.png", width=1000)
+        s.shot(page, prefix + "_phone.png", width=400, scale=2)
+        if light:
+            s.shot(page, prefix + "_light_phone.png", width=400, scale=2, theme="light")
 """
+LIGHT_TOO = ("classic_won", "board_8x9", "challenge_mid")
 
 
 def render(paths: list[Path], users: Path, emoji_map: Path) -> None:
     """Desktop and phone in the dark theme; the boards also on a phone in the light one."""
-    for path in paths:
-        subprocess.run([str(UX_PYTHON), str(RENDERER), str(path), str(path.with_suffix("")),
-                        "--emoji", "twemoji", "--users", users.read_text(),
-                        "--custom-emoji", str(emoji_map)], check=True,
-                       stdout=subprocess.DEVNULL)
-        if path.stem in ("classic_won", "board_8x9", "challenge_mid"):
-            subprocess.run([str(UX_PYTHON), "-c", LIGHT, str(RENDERER.parent), str(path),
-                            str(path.with_suffix("")), users.read_text(), str(emoji_map)],
-                           check=True)
+    jobs = [(str(p), str(p.with_suffix("")), p.stem in LIGHT_TOO) for p in paths]
+    subprocess.run([str(UX_PYTHON), "-c", DRAW, str(RENDERER.parent), json.dumps(jobs),
+                    users.read_text(), V2_TEXT_CSS, str(emoji_map)], check=True)
 
 
 if __name__ == "__main__":

@@ -139,6 +139,14 @@ def secret_of(db_path, channel_id: int) -> str:
     return row[0]
 
 
+def board_title(message) -> str:
+    """A board's title: its embed's, or a Components V2 board's first heading (``### ...``)."""
+    if message.embeds:
+        return message.embed["title"] or ""
+    heading = re.search(r"^#{1,3} (.+)$", message.text, re.M)
+    return heading[1] if heading else ""
+
+
 @pytest.fixture
 def world(fake_discord):
     """A server with #general and #other, two players (alice, bob) and a moderator."""

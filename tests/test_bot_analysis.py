@@ -100,7 +100,9 @@ async def test_help_defines_skill_and_luck(fake_discord, start_bot, world):
     bot = await start_bot()
     shown = await fake_discord.slash(bot, "mastermind help", user=world.alice,
                                      channel=world.general, guild=world.guild)
-    field = next(f for f in shown.embed["fields"] if f["name"] == "Analyse: skill and luck")
+    await fake_discord.click(bot, shown.message, "mmh:more", user=world.alice)  # its page
+    more = fake_discord.message(shown.message.id)
+    field = next(f for f in more.embed["fields"] if f["name"].startswith("Analyse"))
     assert "**Skill** (0-100)" in field["value"] and "**Luck** (0-100)" in field["value"]
     assert "50 is average luck" in field["value"]
 

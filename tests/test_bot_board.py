@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 
 import dbtools
-from conftest import secret_of, snapshot
+from conftest import board_title, secret_of, snapshot
 
 from bot.core.errors import StorageUnavailable
 from bot.ui.app_emoji import emoji_name
 from bot.ui.contrast import DARK_EMBED, LIGHT, MIN_CONTRAST, emoji_contrast, emoji_in, legible
 from bot.ui.peg_images import peg_images
-from bot.ui.pegs import PEG_EMOJI, pegs
+from bot.ui.pegs import PEG_EMOJI, SHARE_BLACK, SHARE_EMPTY, SHARE_WHITE, share_row
 from engine import score
 
 
@@ -47,6 +47,7 @@ def texts(message: dict) -> list[str]:
         component = stack.pop()
         stack += component.get("components") or []
         out.append(component.get("label") or "")
+        out.append(component.get("content") or "")  # a Components V2 text display
         out.append((component.get("emoji") or {}).get("name") or "")
     return out
 
@@ -59,8 +60,13 @@ def everything_sent(fake) -> list[dict]:
     return seen
 
 
+def is_board(message) -> bool:
+    """An embed board, or a Components V2 board (its container)."""
+    return bool(message.embeds) or any(c.get("type") == 17 for c in message.components)
+
+
 def board_messages(fake, channel) -> list:
-    return [m for m in fake.messages(channel, include_ephemeral=False) if m.embeds]
+    return [m for m in fake.messages(channel, include_ephemeral=False) if is_board(m)]
 
 
 # ---- pegs ------------------------------------------------------------------------------------
@@ -171,10 +177,16 @@ async def test_a_win_has_a_headline_and_a_spoiler_free_share_grid(fake_discord, 
     embed = won.embed
     assert embed["title"] == "Code broken in 3 guesses!"
     assert f"<@{world.alice.id}> cracked it on guess 3 of 10" in embed["description"]
-    grid = re.search(r"```\n(.*?)\n```", embed["description"], re.S)[1].splitlines()
+    grid = embed["description"].split("\n\n")[-1].splitlines()
     assert grid[0] == "Mastermind 4x6 3/10"
-    assert grid[1:] == [pegs(score(secret, c), 4) for c in [*codes, secret]]
-    assert not re.search(r"\d", "".join(grid[1:])) and not emoji_in("".join(grid))
+    assert grid[1:] == [share_row(score(secret, c), 4) for c in [*codes, secret]]
+    assert grid[-1] == SHARE_BLACK * 4
+    # key pegs only: no digit, no code peg, nothing but the three share emoji
+    assert not re.search(r"\d", "".join(grid[1:]))
+    assert set(emoji_in("".join(grid[1:]))) <= {SHARE_BLACK, SHARE_WHITE,
+                                                SHARE_EMPTY.replace("\ufe0f", "")}
+    assert not set(PEG_EMOJI) & set(emoji_in("\n".join(grid)))
+    assert all(legible(e) for e in emoji_in("".join(grid)))  # on both themes
     assert "Guesses left" not in str(embed)  # nothing left to count
 
     await slash(fake_discord, bot, world, "mastermind new", max_guesses=1)
@@ -247,40 +259,48 @@ async def test_the_challenge_board_leads_with_the_guess(fake_discord, start_bot,
     bot = await start_bot()
     started = await slash(fake_discord, bot, world, "challenge", strategy="knuth")
     board = started.message
-    assert board.embed["title"] == "My guess 1 of 10"
-    first = board.embed["description"].splitlines()[0]
-    assert first.startswith("## ") and "`1122`" in first  # first and large
-    assert "**Colours**" in board.embed["description"]
-    assert "at most 5 guesses at 4x6" in board.embed["description"]  # true here
+    assert board.flags & (1 << 15) and not board.embeds  # Components V2: the buttons inside
+    assert board_title(board) == "My guess 1 of 10"
+    lines = board.text.splitlines()
+    assert lines[1].startswith("## ") and "`1122`" in lines[1]  # first and large
+    assert "at most 5 guesses at 4x6" in board.text  # the strategy's idea, on the first board
+    # the guess, the question, then the reply buttons; the key and the strategy below them
+    container = board.components[0]
+    kinds = [c["type"] for c in container["components"]]
+    assert kinds[0] == 10 and kinds[-1] == 10 and set(kinds[1:-2]) == {1}
+    assert "Colours" in container["components"][-1]["content"]
 
     rows = [[b for b in row["components"] if b["custom_id"].startswith("mmc:r:")]
-            for row in board.components]
-    for row in rows:  # one black count to a row; two small counts may share one
+            for row in container["components"] if row["type"] == 1]
+    for row in rows:  # one black count to a line of at most 4; two small counts may share one
         blacks = {int(b["custom_id"].split(":")[4]) for b in row}
-        assert len(blacks) == 1 or len(row) <= 3
-    win = next(b for row in rows for b in row if b["label"] == "4B 0W")
+        assert len(row) <= 4 and (len(blacks) == 1 or len(row) <= 3)
+    labels = [b["label"] for row in rows for b in row]
+    assert labels[:3] == ["none", "1○", "2○"] and "1●2○" in labels  # the key pegs it gives
+    win = next(b for row in rows for b in row if b["label"] == "4●")
     assert win["style"] == 3  # green
     reveal = board.component(label="Reveal my code")
     assert reveal["style"] == 4  # red: it ends the game
 
     await fake_discord.click(bot, board, f"mmc:r:{_game(board)}:1:0:1", user=world.alice)
     board = fake_discord.message(board.id)
-    assert board.component(label="Take back last reply")["style"] == 2  # grey: harmless
-    assert "**Your replies**" in board.embed["description"]
+    assert board.component(label="Take back")["style"] == 2  # grey: harmless
+    assert "**Your replies**" in board.text
+    assert "at most 5 guesses" not in board.text  # the strategy's idea: first board, help
     await slash(fake_discord, bot, world, "mastermind quit")
 
     big = await slash(fake_discord, bot, world, "challenge", pegs=8, colors=9, max_guesses=20,
                       strategy="knuth")
     board = big.message
-    assert "4x6" not in str(board.embed)  # no 4x6 promise on an 8x9 board
-    assert board.embed["description"].splitlines()[0].startswith("### ")
-    assert "**Step 1 of 2:**" in board.embed["description"]
+    assert "4x6" not in board.text  # no 4x6 promise on an 8x9 board
+    assert board.text.splitlines()[1].startswith("### ")
+    assert "**step 1 of 2**" in board.text
     step = next(c for c in board.custom_ids if c.startswith("mmc:b:") and c.endswith(":2"))
     await fake_discord.click(bot, board, step, user=world.alice)
     board = fake_discord.message(board.id)
-    assert "**Step 2 of 2:** you picked **2 black**" in board.embed["description"]
+    assert "**step 2 of 2**: you picked **2 black**" in board.text
     labels = [b["label"] for b in board.buttons if b["custom_id"].startswith("mmc:r:")]
-    assert labels and all(label.startswith("2B ") for label in labels)
+    assert labels and all(label.startswith("2●") for label in labels)
     fake_discord.assert_no_violations()
 
 
@@ -290,9 +310,10 @@ async def test_feedback_shrinks_the_old_challenge_board(fake_discord, start_bot,
     started = await slash(fake_discord, bot, world, "challenge", strategy="knuth")
     await slash(fake_discord, bot, world, "feedback", black=0, white=1)
     old = await fake_discord.wait_until(
-        lambda: (m := fake_discord.message(started.message.id)) and not m.embeds and m,
+        lambda: (m := fake_discord.message(started.message.id)) and not is_board(m) and m,
         what="the old board to shrink")
-    assert "`1122`" in old.content and "`1○`" in old.content and old.components == []
+    assert "`1122`" in old.text and "`1○`" in old.text and old.buttons == []
+    assert "\n" not in old.text  # one line
     assert len(board_messages(fake_discord, world.general)) == 1
     with dbtools.connect(db_path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone() == (1,)
@@ -310,7 +331,7 @@ async def test_a_finished_challenge_offers_the_same_challenge_again(fake_discord
         what="the finished board's Play again")
     again = next(c for c in board.custom_ids if c.startswith("mmc:again:"))
     clicked = await fake_discord.click(bot, board, again, user=world.bob)
-    assert not clicked.ephemeral and clicked.embed["title"] == "My guess 1 of 7"
+    assert not clicked.ephemeral and board_title(clicked.message) == "My guess 1 of 7"
     games = snapshot(db_path)["games"]
     assert [(g["pegs"], g["colors"], g["max_guesses"], g["strategy"], g["started_by"])
             for g in games] == [(3, 5, 7, "entropy", world.alice.id),
@@ -352,7 +373,7 @@ async def test_an_abandoned_board_stops_looking_live(fake_discord, start_bot, wo
     fresh = await slash(fake_discord, bot, world, "mastermind new", user=world.bob)
     assert "abandoned" in fresh.embed["description"]
     shrunk = await fake_discord.wait_until(
-        lambda: (m := fake_discord.message(old.message.id)) and not m.embeds and m,
+        lambda: (m := fake_discord.message(old.message.id)) and not is_board(m) and m,
         what="the abandoned board to shrink")
-    assert "abandoned" in shrunk.content and shrunk.components == []
+    assert "abandoned" in shrunk.text and shrunk.buttons == []
     assert len(board_messages(fake_discord, world.general)) == 1

@@ -8,11 +8,11 @@ import time
 
 import dbtools
 import pytest
-from conftest import secret_of, snapshot
+from conftest import board_title, secret_of, snapshot
 
 from engine import memory, score
 
-GUESS = re.compile(r"^My guess (\d+) of \d+\n#+ \S+ `(\d+)`")
+GUESS = re.compile(r"^### My guess (\d+) of \d+\n#+ \S+ `(\d+)`", re.M)
 
 
 async def start(fake, bot, world, user=None, channel=None, **options):
@@ -23,8 +23,8 @@ async def start(fake, bot, world, user=None, channel=None, **options):
 
 def pending(message) -> tuple[int, str]:
     """(turn, guess) the board asks about."""
-    match = GUESS.search(f"{message.embed['title']}\n{message.embed['description']}")
-    assert match, message.embed["description"]
+    match = GUESS.search(message.text)
+    assert match, message.text
     return int(match[1]), match[2]
 
 
@@ -52,7 +52,7 @@ async def crack(fake, bot, board, secret, user, limit=10):
         result = await answer(fake, bot, board, fb.black, fb.white, user)
         assert not result.ephemeral, result.embed
         board = fake.message(board.id)
-        if "My guess" not in board.embed["title"]:
+        if "My guess" not in board_title(board):
             return turn, board
     raise AssertionError("the bot never finished")
 
@@ -68,7 +68,7 @@ async def test_the_bot_breaks_a_code(fake_discord, start_bot, world, db_path):
     assert len(offered) == 14 and "mmc:r:1:1:3:1" not in offered
     used, board = await crack(fake_discord, bot, board, "3632", world.alice)
     assert used <= 5
-    assert board.embed["title"] == f"I broke your code in {used} guesses!"
+    assert board_title(board) == f"I broke your code in {used} guesses!"
     # no reply buttons left: Analyse and Play again only
     assert [c.split(":")[:2] for c in board.custom_ids] == [["mma", "g"], ["mmc", "again"]]
     rows = snapshot(db_path)
@@ -87,14 +87,14 @@ async def test_knuth_through_the_bot_never_needs_more_than_five(
     assert pending(board) == (1, "1122")
     used, board = await crack(fake_discord, bot, board, secret, world.alice)
     assert used <= 5
-    assert secret in board.embed["description"]
+    assert secret in board.text
 
 
 async def test_player_wins_by_the_guess_limit(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     board = (await start(fake_discord, bot, world, max_guesses=2)).message
     _, board = await crack(fake_discord, bot, board, "6543", world.alice)
-    assert board.embed["title"] == "You win: I couldn't break your code"
+    assert board_title(board) == "You win: I couldn't break your code"
     assert snapshot(db_path)["games"][0]["status"] == "lost"
 
 
@@ -111,7 +111,8 @@ async def test_impossible_reply_is_refused(fake_discord, start_bot, world, db_pa
                                         black=4, white=4)
     assert too_many.ephemeral and "only 4 pegs" in too_many.embed["description"]
     assert snapshot(db_path) == before
-    assert "3B 1W" not in [b.get("label") for b in board.buttons]
+    assert "3●1○" not in [b.get("label") for b in board.buttons]
+    assert "3●" in [b.get("label") for b in board.buttons]
     fake_discord.assert_no_violations()
 
 
@@ -135,11 +136,11 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     # Now claim "nothing matches" until no code is left.
     for _ in range(8):
         board = fake_discord.message(board.id)
-        if "contradict" in board.embed["title"]:
+        if "contradict" in board_title(board):
             break
         await answer(fake_discord, bot, board, 0, 0, world.alice)
     board = fake_discord.message(board.id)
-    assert board.embed["title"] == "Your replies contradict each other"
+    assert board_title(board) == "Your replies contradict each other"
     gid = game_id(board)
     with dbtools.connect(db_path) as conn:
         made = conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone()[0]
@@ -149,7 +150,7 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     undone = await fake_discord.click(bot, board, f"mmc:undo:{gid}:{made}", user=world.alice)
     assert not undone.ephemeral
     board = fake_discord.message(board.id)
-    assert "My guess" in board.embed["title"]
+    assert "My guess" in board_title(board)
     with dbtools.connect(db_path) as conn:
         taken = conn.execute(
             "SELECT COUNT(*) FROM challenge_replies WHERE taken_back_at IS NOT NULL"
@@ -165,9 +166,9 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     revealed = await fake_discord.submit_modal(bot, opened, {"code": secret}, user=world.alice)
     assert not revealed.ephemeral
     board = fake_discord.message(board.id)
-    assert board.embed["title"] == "Code revealed"
-    assert "These replies were wrong" in board.embed["description"]
-    assert "the right reply was" in board.embed["description"]
+    assert board_title(board) == "Code revealed"
+    assert "These replies were wrong" in board.text
+    assert "the right reply was" in board.text
     assert snapshot(db_path)["games"][0]["status"] == "quit"
 
 
@@ -202,7 +203,7 @@ async def test_one_game_per_channel_and_quit(fake_discord, start_bot, world, db_
     assert snapshot(db_path)["games"][0]["status"] == "quit"
     finished = fake_discord.message(board.id)  # the live board, finished: no prompt, no replies
     assert [c for c in finished.custom_ids if not c.startswith(("mma:", "mmc:again:"))] == []
-    assert finished.embed["title"] == "Challenge ended" and "Press" not in str(finished.embed)
+    assert board_title(finished) == "Challenge ended" and "score" not in finished.text
 
 
 async def test_a_double_click_counts_once(fake_discord, start_bot, world, db_path):
@@ -238,7 +239,7 @@ async def test_restart_in_the_middle_keeps_the_buttons_working(
     used, board = await crack(fake_discord, bot, fake_discord.message(board.id), secret,
                               world.alice)
     assert used <= 5
-    assert board.embed["title"].startswith("I broke your code")
+    assert board_title(board).startswith("I broke your code")
 
 
 async def test_largest_rules_use_two_step_buttons(fake_discord, start_bot, world):
@@ -246,6 +247,9 @@ async def test_largest_rules_use_two_step_buttons(fake_discord, start_bot, world
     board = (await start(fake_discord, bot, world, pegs=8, colors=9, max_guesses=20)).message
     gid = game_id(board)
     assert any(c.startswith(f"mmc:b:{gid}:1:") for c in board.custom_ids)
+    # a black count with one reply only is that reply, one tap: 7 of 8 black, 8 (green)
+    assert f"mmc:r:{gid}:1:7:0" in board.custom_ids and f"mmc:b:{gid}:1:7" not in board.custom_ids
+    assert board.component(f"mmc:r:{gid}:1:8:0")["style"] == 3
     step = await fake_discord.click(bot, board, f"mmc:b:{gid}:1:1", user=world.alice)
     assert not step.ephemeral
     board = fake_discord.message(board.id)

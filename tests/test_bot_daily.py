@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import re
 
 import dbtools
 from conftest import without_drawn_pegs
 
 from bot.features.daily.service import secret_for
-from bot.ui.pegs import PEG_EMOJI
-from engine import format_code
+from bot.ui.pegs import PEG_EMOJI, SHARE_BLACK, share_row
+from engine import format_code, score
 
 
 def rows(db_path, sql, args=()):
@@ -80,13 +81,14 @@ async def test_two_players_two_servers(fake_discord, start_bot, world, db_path, 
                 " ORDER BY user_id") == sorted([(world.alice.id, world.guild.id, "won", 2),
                                                 (carol.id, other.id, "won", 3)])
 
-    # The share grid: key pegs per row, no colours, no code.
+    # The share grid: key pegs per row as emoji (hits first), no colours, no code.
     shared = await daily(fake_discord, bot, world.alice, world.guild, here, "daily share")
     assert not shared.ephemeral
     lines = shared.content.split("\n")
     assert lines[0].startswith(f"**Mastermind daily {day}** · 2/10")
-    assert len(lines) == 3 and lines[2] == "●●●●"
+    assert lines[1:] == [share_row(score(secret, wrong[0]), 4), SHARE_BLACK * 4]
     assert not any(e in shared.content for e in PEG_EMOJI) and secret not in lines[1]
+    assert not re.search(r"\d", "".join(lines[1:]))
 
     # Leaderboards: per server, and everywhere (fewest guesses first).
     mine = await daily(fake_discord, bot, world.bob, world.guild, here, "daily leaderboard")
@@ -119,7 +121,7 @@ async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_pa
         stats = await fake_discord.slash(bot, "stats", user=world.alice, guild=world.guild,
                                          channel=here, options={"user": None})
         fields = {f["name"]: f["value"] for f in stats.embed["fields"]}
-        assert fields["Daily code (/daily)"].startswith(f"{n + 1} day streak now")
+        assert fields["Daily streak"].startswith(f"{n + 1} {'day' if n == 0 else 'days'} now")
         # To just after the next UTC midnight: a new day, a new code, a new attempt.
         now = dt.datetime.fromtimestamp(wall_clock.now, tz=dt.UTC)
         midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(),
@@ -133,13 +135,13 @@ async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_pa
     fields = {f["name"]: f["value"] for f in (await fake_discord.slash(
         bot, "stats", user=world.alice, guild=world.guild, channel=here,
         options={"user": None})).embed["fields"]}
-    assert fields["Daily code (/daily)"] == "2 day streak now · 2 longest · solved 2 of 2"
+    assert fields["Daily streak"] == "2 days now · 2 longest · 2 of 2 dailies solved"
     # Two days on without a daily, the streak is over (the longest stays).
     wall_clock.advance(2 * 86400)
     fields = {f["name"]: f["value"] for f in (await fake_discord.slash(
         bot, "stats", user=world.alice, guild=world.guild, channel=here,
         options={"user": None})).embed["fields"]}
-    assert fields["Daily code (/daily)"].startswith("0 day streak now · 2 longest")
+    assert fields["Daily streak"].startswith("0 days now · 2 longest")
 
 
 async def test_the_seed_is_drawn_once_and_kept(fake_discord, start_bot, db_path):

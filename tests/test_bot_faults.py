@@ -155,6 +155,7 @@ MALFORMED = [
     "mmc:r:1:1:0:99999999999999999999", "mmc:zap:1", "mmc:r:x:1:0:0",
     "mml:breaker:1", "mml:breaker:99999999999999999999:all:4x6:0:next", "mml:other",
     "mmf:yes", "mmf:yes:99999999999999999999", "mmf:maybe:1", "mmq:old:format", "mmz:",
+    "mmc:b:1:1:9", "mmh:nope", "mmh:",  # 9 blacks of 4 pegs; a help page that isn't
 ]
 
 

@@ -8,7 +8,7 @@ import contextlib
 import sqlite3
 
 import dbtools
-from conftest import snapshot, without_drawn_pegs
+from conftest import board_title, snapshot, without_drawn_pegs
 
 from engine import Feedback, SolverSession, code_from_digits, score
 from engine.rules import Rules
@@ -217,7 +217,7 @@ async def test_a_contradiction_is_taken_back_and_the_match_goes_on(
         if rows(db_path, "SELECT codes_left FROM games WHERE id = ?", game_id)[0][0] == 0:
             break
     board = board_of(fake_discord, db_path, game_id)
-    assert board.embed["title"] == "Your replies contradict each other"
+    assert board_title(board) == "Your replies contradict each other"
     made = rows(db_path, "SELECT COUNT(*) FROM challenge_replies")[0][0]
     undone = await fake_discord.click(bot, board, f"mmc:undo:{game_id}:{made}", user=alice)
     assert not undone.ephemeral
@@ -366,8 +366,9 @@ async def test_match_stats_leaderboard_and_rebuild(fake_discord, start_bot, worl
 
 # ---- codes set by people --------------------------------------------------------------------
 def visible_text(fake, channel) -> str:
-    """Everything the channel can read: contents and embeds of every message."""
-    return without_drawn_pegs("\n".join(f"{m.content} {m.embeds}"
+    """Everything the channel can read: contents, embeds and Components V2 text of every
+    message."""
+    return without_drawn_pegs("\n".join(f"{m.text} {m.embeds}"
                                          for m in fake.messages(channel)))
 
 

@@ -8,7 +8,7 @@ import contextlib
 
 import dbtools
 import pytest
-from conftest import secret_of, snapshot
+from conftest import board_title, secret_of, snapshot
 from test_bot_challenge import answer, game_id, pending, start
 
 from engine import score
@@ -117,8 +117,9 @@ async def test_challenge_after_an_idle_game_says_it_was_abandoned_and_its_code(
     secret = secret_of(db_path, world.general.id)
     wall_clock.advance(25 * 3600)
     started = await start(fake_discord, bot, world)
-    note = started.original.content
+    note = started.original.text.splitlines()[0]  # a line above the new board
     assert "abandoned" in note and f"`{secret}`" in note
+    assert board_title(started.original) == "My guess 1 of 10"
     assert [g["status"] for g in snapshot(db_path)["games"]] == ["abandoned", "active"]
 
 

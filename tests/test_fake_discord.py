@@ -665,6 +665,35 @@ async def test_v2_layout_files_and_a_bot_without_guild_intents(fake, alice, guil
     fake.state.messages[res.original.id].deleted = True  # let the fixture's check() pass
 
 
+async def test_an_edit_turns_a_message_into_v2_never_back(fake, alice, guild) -> None:
+    """Discord: a deferred answer's first followup (an edit of the "thinking..." message)
+    may set IS_COMPONENTS_V2; once set, content and embeds are refused, and an edit that
+    would leave the message without components is an empty message."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    edits: list[str] = []
+
+    @bot.tree.command(description="a V2 board after thinking")
+    async def slow(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(view=Board(), wait=True)
+        for kwargs in ({"content": "plain again"}, {"embed": discord.Embed(title="x")},
+                       {"view": None}):
+            try:
+                await interaction.edit_original_response(**kwargs)
+            except discord.HTTPException as exc:
+                edits.append(str(exc.status))
+
+    await fake.login(bot)
+    await fake.sync(bot)
+    fake.expect_violation(50035)
+    fake.expect_violation(50035)
+    fake.expect_violation(50006)
+    res = await fake.slash(bot, "slow", user=alice, guild=guild)
+    board = res.original
+    assert board.flags & (1 << 15) and not board.loading and board.text == "board: ...."
+    assert edits == ["400", "400", "400"] and board.text == "board: ...."
+
+
 async def test_check_fails_on_leftover_violations() -> None:
     clock = FakeClock()
     fake = FakeDiscord(clock=clock)

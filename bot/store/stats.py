@@ -252,9 +252,9 @@ class StatsStore:
     async def results_of(
         self, conn: Connection, user_id: int, size: str
     ) -> list[tuple]:
-        """``(mode, won, guesses, day, game_id)`` of a player's results at a size, oldest first."""
+        """``(mode, won, guesses, game_id)`` of a player's results at a size, oldest first."""
         async with conn.execute(
-            "SELECT mode, won, guesses, day, game_id FROM results"
+            "SELECT mode, won, guesses, game_id FROM results"
             " WHERE user_id = ? AND size = ? ORDER BY ended_at",
             (user_id, size),
         ) as cur:

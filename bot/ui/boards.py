@@ -21,31 +21,46 @@ TASK_NAME = "mastermind-board-collapse"
 _running: set[asyncio.Task[None]] = set()  # strong references until each task ends
 
 
+def line_layout(line: str) -> discord.ui.LayoutView:
+    """A Components V2 message of one line: what a V2 board (a message keeps the flag, so
+    it can't take plain content again) shrinks to."""
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.TextDisplay(line[:4000]))
+    return view
+
+
 async def collapse(interaction: discord.Interaction, message_id: int | None, line: str = "",
                    *, embed: discord.Embed | None = None,
-                   view: discord.ui.View | None = None) -> None:
+                   view: discord.ui.View | discord.ui.LayoutView | None = None,
+                   v2: bool = False) -> None:
     """Edit an older board of this channel down to ``line`` (or to ``embed``, a finished
     board), without its buttons unless ``view`` (best effort: a board someone deleted, or
-    that Discord refuses to edit, stays as is)."""
+    that Discord refuses to edit, stays as is). ``v2``: the board is a Components V2
+    message (a challenge's), so it becomes ``view`` if that is a layout, else ``line``."""
     channel = interaction.channel
     partial = getattr(channel, "get_partial_message", None)
     if not message_id or partial is None:
         return
     try:
-        await partial(message_id).edit(content=line[:2000] or None,
-                                       embeds=[embed] if embed else [], view=view)
+        if v2 or isinstance(view, discord.ui.LayoutView):
+            layout = view if isinstance(view, discord.ui.LayoutView) else line_layout(line)
+            await partial(message_id).edit(view=layout)
+        else:
+            await partial(message_id).edit(content=line[:2000] or None,
+                                           embeds=[embed] if embed else [], view=view)
     except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as exc:
         log.info("board %s left as it was: %s", message_id, exc)
 
 
 def collapse_soon(interaction: discord.Interaction, message_id: int | None, line: str = "",
                   *, embed: discord.Embed | None = None,
-                  view: discord.ui.View | None = None) -> None:
+                  view: discord.ui.View | discord.ui.LayoutView | None = None,
+                  v2: bool = False) -> None:
     """:func:`collapse` in its own task, after the answer that replaced the board."""
     if not message_id:
         return
     task = asyncio.get_running_loop().create_task(
-        collapse(interaction, message_id, line, embed=embed, view=view),
+        collapse(interaction, message_id, line, embed=embed, view=view, v2=v2),
         name=f"{TASK_NAME}-{message_id}", context=contextvars.Context())
     _running.add(task)
     task.add_done_callback(_running.discard)

@@ -49,6 +49,10 @@ TWEMOJI_FILLS: dict[str, tuple[str, ...]] = {
     # buttons on boards: Play again, Analyse
     "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}": ("#3B88C3", "#FFFFFF"),
     "\N{BAR CHART}": ("#CCD6DD", "#E1E8ED", "#5C913B", "#3B94D9", "#DD2E44"),
+    # the share grid's key pegs (bot.ui.pegs.SHARE_*): hit, wrong place, empty hole
+    "\N{DIRECT HIT}": ("#DD2E44", "#FFFFFF", "#FFAC33", "#55ACEE", "#3A87C2"),
+    "\N{TWISTED RIGHTWARDS ARROWS}": ("#3B88C3", "#FFFFFF"),
+    "\N{HOLE}": ("#31373D", "#7D8B93", "#CCD6DD"),
     # what the boards used to show (the engine's palette and ⬛⬜▫️): for the tests
     "\N{BLACK LARGE SQUARE}": ("#31373D",),
     "\N{WHITE LARGE SQUARE}": ("#E6E7E8",),

@@ -8,6 +8,8 @@ bot installs the set it got with :func:`install`. The digits are always beside t
 colour-blind players, copying and screen readers. Key pegs are text, ● black and ○ white in
 a code span: drawn in the theme's own text colour, they can't vanish, and the counts are
 written out beside them.
+A share grid is the one place key pegs are emoji (text pasted elsewhere has no theme
+colour): 🎯 🔀 🕳️.
 """
 
 from __future__ import annotations
@@ -60,8 +62,10 @@ class PegSet:
 
 
 UNICODE_PEGS = PegSet(PEG_EMOJI, HOLE_TEXT)
+#: No pegs at all: a row shows its digits alone (:func:`rows_within`).
+NO_PEGS = PegSet(("",) * len(PEG_EMOJI), HOLE_TEXT)
 _active = UNICODE_PEGS
-#: Set while a board draws rows with the unicode pegs (:func:`rows_within`).
+#: Set while a board writes older rows without pegs (:func:`rows_within`).
 _this_time: ContextVar[PegSet | None] = ContextVar("pegs_this_time", default=None)
 
 
@@ -81,9 +85,9 @@ def active() -> PegSet:
 
 
 @contextmanager
-def unicode_pegs() -> Iterator[None]:
-    """Within it, text is drawn with the unicode pegs (this task only)."""
-    token = _this_time.set(UNICODE_PEGS)
+def digits_only() -> Iterator[None]:
+    """Within it, codes are written as their digits alone (this task only)."""
+    token = _this_time.set(NO_PEGS)
     try:
         yield
     finally:
@@ -93,16 +97,18 @@ def unicode_pegs() -> Iterator[None]:
 Item = TypeVar("Item")
 #: Characters in an embed's description: the budget of a board's rows.
 EMBED_DESCRIPTION_MAX = 4096
+#: Characters of text in a whole Components V2 message (discord.py checks it).
+V2_TEXT_MAX = 4000
 
 
 def rows_within(items: Sequence[Item], row: Callable[[Item], str], budget: int) -> str:
-    """``row(item)`` for each item, one a line, in at most ``budget`` characters if they
-    fit with the unicode pegs: a drawn peg is written ``<:red_1a2b3c:1234…>``, some 33
-    characters, so 20 rows of 8 don't fit in an embed; the newest rows keep the drawn
-    pegs, the older ones as many as needed take the unicode pegs (the same colours, 1-2
-    characters each)."""
+    """``row(item)`` for each item, one a line, in at most ``budget`` characters: a drawn
+    peg is written ``<:red_1a2b3c:1234…>``, some 33 characters, so 20 rows of 8 don't fit
+    in an embed; the newest rows keep their pegs, the older ones, as many as needed, show
+    their digits alone (every row has its digits: nothing is lost, and a board never
+    mixes two kinds of peg)."""
     drawn = [row(item) for item in items]
-    with unicode_pegs():
+    with digits_only():
         plain = [row(item) for item in items]
     size = sum(map(len, plain)) + len(items) - 1
     first_drawn = len(items)
@@ -135,7 +141,6 @@ def typed_code(text: str) -> str:
 
 BLACK_PEG = "\N{BLACK CIRCLE}"
 WHITE_PEG = "\N{WHITE CIRCLE}"
-NO_PEG = "\N{MIDDLE DOT}"  # an empty hole, in a share grid
 NONE = "\N{EN DASH}"  # no key peg at all, on a board
 #: Rows of more pegs than this are drawn as small text (``-#``) to stay one line on a phone.
 LARGE_ROW = 5
@@ -162,13 +167,8 @@ def peg_emoji(code: Sequence[int]) -> str:
 
 def code_line(code: Sequence[int]) -> str:
     """Colour emoji with the digits beside them (readable without telling colours apart)."""
-    return f"{peg_emoji(code)} `{format_code(code)}`"
-
-
-def pegs(feedback: Feedback, size: int) -> str:
-    """``●●○·`` for 2 black, 1 white of 4: the key pegs with a dot per empty hole."""
-    empty = size - feedback.black - feedback.white
-    return BLACK_PEG * feedback.black + WHITE_PEG * feedback.white + NO_PEG * empty
+    pegs = peg_emoji(code)
+    return f"{pegs} `{format_code(code)}`" if pegs else f"`{format_code(code)}`"
 
 
 def key_pegs(feedback: Feedback) -> str:
@@ -198,12 +198,39 @@ def feedback_row(turn: int, code: Sequence[int], feedback: Feedback, rules: Rule
 
 
 def legend(rules: Rules) -> str:
-    """The colour key: each emoji glued to its digit and letter, so a line never breaks
-    inside one colour."""
-    return " ".join(f"{peg_text(c.digit)}`{c.digit}{c.letter}`"
-                    for c in PALETTE[: rules.colors])
+    """The colour key: each peg with its digit, a space between colours (no letters: `2O`
+    read as "twenty"; help has them). Past six colours, on two lines: a phone would break
+    a line anywhere, even between a peg and its digit."""
+    key = [f"{peg_text(c.digit)}`{c.digit}`" for c in PALETTE[: rules.colors]]
+    half = -(-len(key) // 2) if len(key) > 6 else len(key)
+    return "\n".join(" ".join(line) for line in (key[:half], key[half:]) if line)
+
+
+# ---- the share grid: key pegs only, as emoji that read on both themes and paste anywhere --
+#: A key peg for the right colour in the right place (black), the right colour in the
+#: wrong place (white), and an empty hole: each the same object on every platform, each
+#: measured legible on both themes (bot.ui.contrast).
+SHARE_BLACK = "\N{DIRECT HIT}"
+SHARE_WHITE = "\N{TWISTED RIGHTWARDS ARROWS}"
+SHARE_EMPTY = "\N{HOLE}\ufe0f"
+#: Lines of guesses a share grid shows at most (a classic game's ten all show); a longer
+#: game folds its middle into one line.
+SHARE_ROWS = 10
 
 
 def share_row(feedback: Feedback, size: int) -> str:
-    """A guess as plain characters for a share grid: no colours, so no spoiler."""
-    return pegs(feedback, size)
+    """One guess of a share grid: its key pegs, hits first (no colours, no positions, so no
+    hint of the code)."""
+    empty = size - feedback.black - feedback.white
+    return SHARE_BLACK * feedback.black + SHARE_WHITE * feedback.white + SHARE_EMPTY * empty
+
+
+def share_rows(feedbacks: Sequence[Feedback], size: int) -> list[str]:
+    """A game's rows for a share grid, at most :data:`SHARE_ROWS` lines: past that, the
+    first four and the last five guesses, and a line saying how many are folded between."""
+    rows = [share_row(f, size) for f in feedbacks]
+    if len(rows) <= SHARE_ROWS:
+        return rows
+    first, last = (SHARE_ROWS - 1) // 2, SHARE_ROWS - 1 - (SHARE_ROWS - 1) // 2
+    folded = len(rows) - first - last
+    return [*rows[:first], f"\N{VERTICAL ELLIPSIS} {folded} more", *rows[-last:]]

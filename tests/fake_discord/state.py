@@ -1332,7 +1332,12 @@ class DiscordState:
         *,
         interaction: InteractionRecord | None = None,
     ) -> None:
-        errors = check_message(data, creating=False, has_files=bool(files))
+        # Discord: an edit may turn a message into a Components V2 one (the first followup
+        # of a deferred answer does), never back; the flag then rules every later edit.
+        upgrade = int(data.get("flags") or 0) & FLAG_COMPONENTS_V2
+        v2 = bool(msg.flags & FLAG_COMPONENTS_V2 or upgrade)
+        checked = {**data, "flags": int(data.get("flags") or 0) | (FLAG_COMPONENTS_V2 if v2 else 0)}
+        errors = check_message(checked, creating=False, has_files=bool(files))
         errors += self.app_emoji.unknown_references(data)
         merged = {
             "content": data.get("content", msg.content),
@@ -1340,11 +1345,7 @@ class DiscordState:
             "components": data.get("components", msg.components),
             "attachments": data.get("attachments", msg.attachments),
         }
-        if (
-            not errors
-            and msg.flags & FLAG_COMPONENTS_V2
-            and (merged["content"] or merged["embeds"])
-        ):
+        if not errors and v2 and (merged["content"] or merged["embeds"]):
             errors = [FieldError(("content",), V2_LEGACY, "The message uses components v2")]
         if (
             not errors
@@ -1371,7 +1372,7 @@ class DiscordState:
             msg.attachments = kept + self._attachments(files, msg.channel_id)
         if "flags" in data and data["flags"] is not None:
             keep_bits = msg.flags & (FLAG_EPHEMERAL | FLAG_COMPONENTS_V2)
-            msg.flags = keep_bits | (int(data["flags"]) & (1 << 2))
+            msg.flags = keep_bits | upgrade | (int(data["flags"]) & (1 << 2))
         if was_loading and data:
             msg.flags &= ~FLAG_LOADING
         else:

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from engine import Rules
 
+from ...core.enums import GameKind
 from ...core.errors import GameOver, StorageUnavailable
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
@@ -48,7 +49,8 @@ class BreakerCog(commands.Cog, name="breaker"):
         note = abandoned_note(started.abandoned) if started.abandoned else None
         await self._show(interaction, started.game, note=note)
         if started.abandoned and note:  # its board no longer looks live
-            collapse_soon(interaction, started.abandoned.board_message_id, note)
+            collapse_soon(interaction, started.abandoned.board_message_id, note,
+                          v2=started.abandoned.kind is GameKind.CHALLENGE)
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
         """"Play again" on a finished board: a new game here with the same rules."""

@@ -1,4 +1,4 @@
-"""Breaker boards and the help page. Pure functions of stored games: easy to test.
+"""Breaker boards. Pure functions of stored games: easy to test.
 
 One live board per game: the board opens with the rules and the colour key once; after
 that it is its rows, compact enough for a phone; the board a move replaced collapses to
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import discord
 
-from engine import Feedback, Rules, example
+from engine import Rules, example
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord, GuessRecord
@@ -26,11 +26,9 @@ from ...ui.pegs import (
     key_pegs,
     legend,
     name_width,
-    pegs,
     rows_within,
-    share_row,
+    share_rows,
 )
-from ..analysis.render import LUCK_HELP, SKILL_HELP
 
 COLOURS = {
     GameStatus.ACTIVE: discord.Colour.blurple(),
@@ -131,15 +129,15 @@ def _headline(game: GameRecord) -> tuple[str, str]:
 
 
 def share_grid(game: GameRecord) -> str:
-    """The result as plain characters anyone can paste anywhere: one row of key pegs per
-    guess, no colours, so it gives nothing away."""
+    """The result as emoji anyone can paste anywhere: a header, then a line of key pegs per
+    guess (folded past :data:`~bot.ui.pegs.SHARE_ROWS`); no colours, so it gives nothing
+    away."""
     rules = game.rules
     score = f"{game.turns_used}/{rules.max_guesses}" if game.status is GameStatus.WON \
         else f"X/{rules.max_guesses}"
     size = f"{rules.pegs}x{rules.colors}" + ("" if rules.repeats else " no-repeats")
-    lines = [f"Mastermind {size} {score}"]
-    lines += [share_row(g.feedback, rules.pegs) for g in game.guesses]
-    return "```\n" + "\n".join(lines) + "\n```"
+    rows = share_rows([g.feedback for g in game.guesses], rules.pegs)
+    return "\n".join([f"Mastermind {size} {score}", *rows])
 
 
 def collapsed_line(game: GameRecord, turn: int, names: Mapping[int, str] | None = None) -> str:
@@ -150,58 +148,3 @@ def collapsed_line(game: GameRecord, turn: int, names: Mapping[int, str] | None 
     g = game.guesses[turn - 1]
     who = _who(g, game.rules, names)
     return f"`{g.turn:>2}` {code_line(g.code)} {key_pegs(g.feedback)} {who}"
-
-
-def help_embed() -> discord.Embed:
-    rules = Rules()
-    embed = discord.Embed(
-        title="How to play Mastermind",
-        colour=discord.Colour.blurple(),
-        description=(
-            "I pick a secret code of coloured pegs; you find it by guessing. After each guess I "
-            "answer with key pegs:\n"
-            f"`{BLACK_PEG}` **black**: a right colour in the right place\n"
-            f"`{WHITE_PEG}` **white**: a right colour in the wrong place\n"
-            "Each peg of the code is counted once. A row reads: turn, your guess (with its "
-            "digits), the key pegs, who guessed."
-        ),
-    )
-    embed.add_field(
-        name="Example",
-        value=(
-            f"Code {code_line((2, 5, 3, 2))}, guess {code_line((3, 5, 2, 3))}\n"
-            f"→ `{pegs(Feedback(1, 2), 4)}` written `1{BLACK_PEG}2{WHITE_PEG}`: 1 black "
-            f"(the 5), 2 white (a 3 and a 2)"
-        ),
-        inline=False,
-    )
-    embed.add_field(
-        name="Commands",
-        value=(
-            "`/mastermind new` start a game here (choose pegs, colours, guesses, repeats)\n"
-            "`/guess 1123` guess: anyone in the channel can play\n"
-            "`/mastermind board` show the board · `/mastermind quit` give up\n"
-            "`/challenge` the bot breaks *your* code, you answer with buttons or `/feedback`\n"
-            "`/leaderboard` and `/stats` · `/mastermind forget-me` deletes your data\n"
-            "`/daily play` today's code, the same for everyone, once a day · `/daily share`\n"
-            "`/mastermind hint` a hint for everyone here (the crack then won't rank)\n"
-            "`/mastermind settings` this server's settings (Manage Server)"
-        ),
-        inline=False,
-    )
-    embed.add_field(
-        name="Analyse: skill and luck",
-        value=f"Every finished game has an **Analyse** button.\n{SKILL_HELP}\n{LUCK_HELP}",
-        inline=False,
-    )
-    embed.add_field(
-        name="Typing a code",
-        value=(
-            "Digits `1123`, with spaces or dashes `1 1 2 3`, letters `RROY`, or pegs copied "
-            "from a board.\n"
-            + legend(Rules(colors=9))
-        ),
-        inline=False,
-    )
-    embed.set_footer(text=f"Classic game: {rules.describe()}")
-    return embed

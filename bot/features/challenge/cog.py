@@ -10,11 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import STRATEGIES, Rules, strongest_strategy
+from engine import STRATEGIES, Rules, possible_feedbacks, strongest_strategy
 from engine.rules import MAX_PEGS
 
 from ...core.enums import GameKind
-from ...core.errors import GameOver, UnknownStrategy
+from ...core.errors import GameOver, MalformedButton, UnknownStrategy
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
@@ -24,7 +24,7 @@ from ...ui.pegs import typed_code
 from ...ui.responses import respond
 from ..settings.cog import rules_for
 from .buttons import Action, ChallengeButton, RevealModal
-from .render import challenge_embed, challenge_view, collapsed_line, ended_embed
+from .render import challenge_board, collapsed_line, ended_embed
 from .service import ChallengeService, ChallengeState
 
 STRATEGY_CHOICES = [
@@ -84,7 +84,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
         board = deferred.message_id if deferred else None
         await self.service.games.set_board_message(state.game.id, board or message.id)
         if abandoned and note:  # its board no longer looks live
-            collapse_soon(interaction, abandoned.board_message_id, note)
+            collapse_soon(interaction, abandoned.board_message_id, note,
+                          v2=abandoned.kind is GameKind.CHALLENGE)
 
     @app_commands.command(name="feedback", description="Answer my guess in your challenge")
     @app_commands.describe(black="Right colour in the right place",
@@ -108,7 +109,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         await after_move(interaction, state.game)
         if game.board_message_id != board:
             collapse_soon(interaction, game.board_message_id,
-                          collapsed_line(state, len(game.replies) + 1))
+                          collapsed_line(state, len(game.replies) + 1), v2=True)
 
     # ---- what the /mastermind group asks of a running challenge ------------------------------
     async def show_board(self, interaction: discord.Interaction, game: GameRecord) -> None:
@@ -119,14 +120,13 @@ class ChallengeCog(commands.Cog, name="challenge"):
         await self.service.games.set_board_message(game.id, board)
         if game.board_message_id != board:
             collapse_soon(interaction, game.board_message_id,
-                          collapsed_line(state, len(game.replies)))
+                          collapsed_line(state, len(game.replies)), v2=True)
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
         state = ChallengeState(game)
         await respond(interaction, embed=ended_embed(state, interaction.user.id))
         # the live board becomes the finished one: no prompt, no reply buttons
-        collapse_soon(interaction, game.board_message_id, embed=challenge_embed(state),
-                      view=challenge_view(state))
+        collapse_soon(interaction, game.board_message_id, view=challenge_board(state))
 
     # ---- the board's buttons and the reveal modal -------------------------------------------
     async def on_button(self, interaction: discord.Interaction, action: Action, game_id: int,
@@ -144,10 +144,12 @@ class ChallengeCog(commands.Cog, name="challenge"):
         elif action in (Action.BLACK, Action.OTHER_BLACK):
             self.service.check_turn(game, _part(parts, 0))
             black = _part(parts, 1) if action is Action.BLACK else None
+            if black is not None and game.pending_guess is not None and black not in {
+                    f.black for f in possible_feedbacks(game.rules, game.pending_guess)}:
+                raise MalformedButton()  # no reply has that many blacks: forged or too old
             await interaction.response.defer()  # an old challenge may need the solver
             state = await self.service.board(game)
-            await interaction.edit_original_response(embed=challenge_embed(state, black=black),
-                                                     view=challenge_view(state, black=black))
+            await interaction.edit_original_response(view=challenge_board(state, black=black))
         elif action is Action.UNDO:
             last = self.service.check_take_back(game, _part(parts, 0))
             await interaction.response.defer()  # the solver may take a moment
@@ -169,23 +171,19 @@ class ChallengeCog(commands.Cog, name="challenge"):
         reveal = self.service.check_reveal(game, typed_code(text), action_id=interaction.id)
         await interaction.response.defer()
         state = await self.service.commit_reveal(reveal)
-        await interaction.edit_original_response(embed=challenge_embed(state),
-                                                 view=challenge_view(state))
+        await interaction.edit_original_response(view=challenge_board(state))
         await after_move(interaction, state.game)
 
     # ---- showing ----------------------------------------------------------------------------
     async def _show(self, interaction: discord.Interaction, state: ChallengeState) -> None:
         """Edit the board the button is on."""
-        await interaction.edit_original_response(embed=challenge_embed(state),
-                                                 view=challenge_view(state))
+        await interaction.edit_original_response(view=challenge_board(state))
 
     async def _post(self, interaction: discord.Interaction, state: ChallengeState, *,
                     content: str | None = None) -> discord.WebhookMessage:
-        """Answer a deferred command with the board."""
-        return await interaction.followup.send(
-            content=content or discord.utils.MISSING, embed=challenge_embed(state),
-            view=challenge_view(state) or discord.utils.MISSING, wait=True,
-        )
+        """Answer a deferred command with the board (``content``: a note above it)."""
+        return await interaction.followup.send(view=challenge_board(state, note=content),
+                                               wait=True)
 
 
 def _part(parts: tuple[int, ...], index: int) -> int:

@@ -1,15 +1,21 @@
-"""The challenge board: its embed and its buttons, pure functions of a ChallengeState.
+"""The challenge board, a pure function of a ChallengeState: one Components V2 message.
 
-The guess to answer comes first and large, with the colour key under it; the replies so far
-follow. Reply buttons sit one black count to a row (the winning reply green); when that
-can't fit Discord's rows, the reply takes two steps (black count, then white), and the board
-says which step it is on. Take-back is harmless (grey); revealing ends the game (red).
+V2 so the reply buttons sit right under the guess they answer, inside the board: a turn is
+the guess (large), the question, the buttons; the replies so far, the colour key and the
+strategy follow below them, so the buttons never move down as the game grows. A reply
+button is labelled with the key pegs it gives (``2●1○``, as the board's rows show them);
+one black count to a line of at most four (four fit a 400 px phone inside the board; the
+winning reply green). When that takes more than five lines (5 pegs and up), the reply takes
+two steps, black count then white, and the board says which step it is on. Take back is
+harmless (grey); revealing ends the game (red). Every path that edits the board sends V2
+(a message keeps the flag): :func:`challenge_board`, or :func:`~bot.ui.boards.line_layout`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TypeVar
 
 import discord
 
@@ -20,99 +26,129 @@ from ...core.records import GameRecord
 from ...ui.messages import guesses, mention
 from ...ui.pegs import (
     BLACK_PEG,
-    EMBED_DESCRIPTION_MAX,
     LARGE_ROW,
+    V2_TEXT_MAX,
     WHITE_PEG,
     code_line,
     feedback_row,
+    key_pegs,
     legend,
     rows_within,
 )
-from ..analysis.buttons import analyse_view
+from ..analysis.buttons import AnalyseButton
 from ..breaker.buttons import AGAIN
 from .buttons import Action, ChallengeButton
 from .service import ChallengeState
 
-#: Button rows a message may have, and buttons per row (Discord's limits).
-ROWS, ROW_WIDTH = 5, 5
+#: Buttons on one line of the board: four fit a 400 px phone inside a container.
+LINE_WIDTH = 4
+#: Lines of reply buttons a one-step reply may take (4 pegs take five).
+REPLY_LINES = 5
+T = TypeVar("T")
+COLOURS = {
+    GameStatus.WON: discord.Colour.green(),
+    GameStatus.LOST: discord.Colour.gold(),
+}
 
 
 def reply_label(fb: Feedback) -> str:
-    return f"{fb.black}B {fb.white}W"
+    """The key pegs a reply gives, as a row shows them: ``2●1○``, ``1●``, ``none``."""
+    marks = (f"{fb.black}{BLACK_PEG}" if fb.black else "") + (
+        f"{fb.white}{WHITE_PEG}" if fb.white else "")
+    return marks or "none"
 
 
-def reply_rows(options: Sequence[Feedback]) -> list[list[Feedback]] | None:
-    """The replies in rows, one black count to a row (two small counts may share one), or
-    None when that needs more than the rows left beside the take-back/reveal row."""
-    rows: list[list[Feedback]] = []
+def _split(group: Sequence[T]) -> list[list[T]]:
+    """A black count's replies on as few lines as they need, the lines balanced (3 + 2)."""
+    if not group:
+        return []
+    lines = -(-len(group) // LINE_WIDTH)
+    size = -(-len(group) // lines)
+    return [list(group[i:i + size]) for i in range(0, len(group), size)]
+
+
+def reply_lines(options: Sequence[Feedback]) -> list[list[Feedback]] | None:
+    """The replies in lines, one black count to a line (two small counts may share one),
+    or None when that takes more than :data:`REPLY_LINES` lines."""
+    lines: list[list[Feedback]] = []
     for black in sorted({o.black for o in options}):
         group = [o for o in options if o.black == black]
-        if len(group) > ROW_WIDTH:
-            return None
-        if rows and len(rows[-1]) + len(group) <= ROW_WIDTH and len(rows[-1]) < 3:
-            rows[-1].extend(group)
+        if lines and len(lines[-1]) < 3 and len(lines[-1]) + len(group) <= LINE_WIDTH:
+            lines[-1].extend(group)
         else:
-            rows.append(group)
-    return rows if len(rows) <= ROWS - 1 else None
+            lines += _split(group)
+    return lines if len(lines) <= REPLY_LINES else None
 
 
 def two_step(state: ChallengeState) -> bool:
     """Does answering the pending guess take two steps (black count, then white)?"""
     if state.pending is None:
         return False
-    return reply_rows(sorted(possible_feedbacks(state.game.rules, state.pending))) is None
+    return reply_lines(sorted(possible_feedbacks(state.game.rules, state.pending))) is None
 
 
-def challenge_view(state: ChallengeState, *, black: int | None = None) -> discord.ui.View | None:
-    """The buttons for the board as it stands (once over: the finished game's buttons)."""
-    game = state.game
-    if not game.active:
-        return play_again_view(game, analyse_view(game))
-    view = discord.ui.View(timeout=None)
-    if state.pending is not None:
-        _reply_buttons(view, state, black)
-    if game.replies:
-        view.add_item(ChallengeButton(Action.UNDO, game.id, game.replies[-1].turn,
-                                      label="Take back last reply",
-                                      style=discord.ButtonStyle.secondary, row=ROWS - 1))
-    view.add_item(ChallengeButton(Action.REVEAL, game.id, label="Reveal my code",
-                                  style=discord.ButtonStyle.danger, row=ROWS - 1))
-    return view
+def _row(buttons: Sequence[discord.ui.Item]) -> discord.ui.ActionRow:
+    row: discord.ui.ActionRow = discord.ui.ActionRow()
+    for button in buttons:
+        row.add_item(button)
+    return row
 
 
-def play_again_view(game: GameRecord, view: discord.ui.View | None) -> discord.ui.View | None:
-    """A finished challenge's "Play again" (the same rules and strategy), added to ``view``;
-    none for a match's half-round, which its match continues."""
-    if game.active or game.match_id is not None:
-        return view
-    view = view or discord.ui.View(timeout=None)
-    view.add_item(ChallengeButton(Action.AGAIN, game.id, label="Play again", emoji=AGAIN,
-                                  style=discord.ButtonStyle.primary))
-    return view
-
-
-def _reply_buttons(view: discord.ui.View, state: ChallengeState, black: int | None) -> None:
+def _reply_rows(state: ChallengeState, black: int | None) -> list[discord.ui.ActionRow]:
     game = state.game
     assert state.pending is not None
     options = sorted(possible_feedbacks(game.rules, state.pending))
-    rows = reply_rows(options)
-    if rows is None and black is None:  # step 1: the black count
-        for i, b in enumerate(sorted({o.black for o in options})):
-            view.add_item(ChallengeButton(Action.BLACK, game.id, state.turn, b,
-                                          label=f"{b} black", row=i // ROW_WIDTH))
-        return
-    if rows is None:  # step 2: the white count, for the black count picked
-        shown = [o for o in options if o.black == black]
-        rows = [shown[i:i + ROW_WIDTH - 1] for i in range(0, len(shown), ROW_WIDTH - 1)]
-        view.add_item(ChallengeButton(Action.OTHER_BLACK, game.id, state.turn,
-                                      label="\N{LEFTWARDS ARROW} other black", row=0))
-    for r, row in enumerate(rows):
-        for fb in row:
-            style = (discord.ButtonStyle.success if fb.black == game.rules.pegs
-                     else discord.ButtonStyle.secondary)
-            view.add_item(ChallengeButton(Action.REPLY, game.id, state.turn, fb.black,
-                                          fb.white, label=reply_label(fb), style=style,
-                                          row=r))
+    lines = reply_lines(options)
+    if lines is None and black is None:  # step 1: the black count
+        counts = sorted({o.black for o in options})
+        return [_row([_black_button(state, b, [o for o in options if o.black == b])
+                      for b in line])
+                for line in _split(counts)]
+    rows = []
+    if lines is None:  # step 2: the white count, for the black count picked
+        lines = _split([o for o in options if o.black == black])
+        rows.append(_row([ChallengeButton(Action.OTHER_BLACK, game.id, state.turn,
+                                          label="\N{LEFTWARDS ARROW} other black")]))
+    for line in lines:
+        rows.append(_row([_reply_button(state, fb) for fb in line]))
+    return rows
+
+
+def _reply_button(state: ChallengeState, fb: Feedback) -> ChallengeButton:
+    game = state.game
+    return ChallengeButton(Action.REPLY, game.id, state.turn, fb.black, fb.white,
+                           label=reply_label(fb),
+                           style=(discord.ButtonStyle.success if fb.black == game.rules.pegs
+                                  else discord.ButtonStyle.secondary))
+
+
+def _black_button(state: ChallengeState, black: int, replies: Sequence[Feedback]
+                  ) -> ChallengeButton:
+    """Step 1's button for a black count: the reply itself when it is the only one with
+    that count (7 black of 8 can only be 7●), so it takes one tap, not two."""
+    if len(replies) == 1:
+        return _reply_button(state, replies[0])
+    return ChallengeButton(Action.BLACK, state.game.id, state.turn, black,
+                           label=f"{black}{BLACK_PEG}")
+
+
+def _controls(game: GameRecord) -> discord.ui.ActionRow:
+    buttons = []
+    if game.replies:
+        buttons.append(ChallengeButton(Action.UNDO, game.id, game.replies[-1].turn,
+                                       label="Take back", style=discord.ButtonStyle.secondary))
+    buttons.append(ChallengeButton(Action.REVEAL, game.id, label="Reveal my code",
+                                   style=discord.ButtonStyle.danger))
+    return _row(buttons)
+
+
+def _finished_row(game: GameRecord) -> discord.ui.ActionRow:
+    """Analyse, and "Play again" (the same rules and strategy) unless a match continues."""
+    buttons: list[discord.ui.Item] = [AnalyseButton(game_id=game.id)]
+    if game.match_id is None:
+        buttons.append(ChallengeButton(Action.AGAIN, game.id, label="Play again", emoji=AGAIN,
+                                       style=discord.ButtonStyle.primary))
+    return _row(buttons)
 
 
 def strategy_line(name: str | None, rules: Rules) -> str:
@@ -131,69 +167,109 @@ def _big(code_text: str, rules: Rules) -> str:
     return f"{'##' if rules.pegs <= LARGE_ROW else '###'} {code_text}"
 
 
-def _headline(state: ChallengeState, black: int | None
-              ) -> tuple[str, discord.Colour, list[str]]:
+def _ended(state: ChallengeState) -> tuple[str, discord.Colour, list[str]]:
+    """A finished challenge's title, colour and what it says."""
     game = state.game
     player = mention(game.started_by)
-    used = len(game.replies)
     if game.status is GameStatus.WON:
-        return (f"I broke your code in {guesses(used)}!", discord.Colour.green(),
+        return (f"I broke your code in {guesses(len(game.replies))}!", COLOURS[game.status],
                 [f"{player}'s code was {code_line(game.replies[-1].guess)}."])
     if game.status is GameStatus.LOST:
-        return ("You win: I couldn't break your code", discord.Colour.gold(),
+        return ("You win: I couldn't break your code", COLOURS[game.status],
                 [f"{player} kept me guessing for all {guesses(game.rules.max_guesses)}."])
     if state.mistakes is not None and game.secret:
         parts = [f"{player}'s code was {code_line(game.secret)}."]
         if state.mistakes:
-            parts.append("These replies were wrong:\n" + "\n".join(
-                f"• guess {m.turn} {code_line(m.guess)}: you said **{m.given.black}**B "
-                f"**{m.given.white}**W, the right reply was **{m.correct.black}**B "
-                f"**{m.correct.white}**W"
-                for m in state.mistakes))
+            parts.append("These replies were wrong:\n" + rows_within(
+                state.mistakes, lambda m: f"• guess {m.turn} {code_line(m.guess)}: you said "
+                f"{key_pegs(m.given)}, the right reply was {key_pegs(m.correct)}",
+                V2_TEXT_MAX // 2))
         else:
             parts.append("Every reply was right.")
         return "Code revealed", discord.Colour.dark_grey(), parts
-    if not game.active:
-        return "Challenge ended", discord.Colour.dark_grey(), []
-    if state.inconsistent:
-        return ("Your replies contradict each other", discord.Colour.orange(), [
-            "No code fits all of them, so one reply is wrong. **Take back** the last reply, "
-            "or **reveal** your code and I'll show which one."])
-    assert state.pending is not None
-    rules = game.rules
-    ask = (f"{player}, how many `{BLACK_PEG}` **black** (right colour, right place) and "
-           f"`{WHITE_PEG}` **white** (right colour, wrong place)? Press your answer, or "
-           f"type `/feedback black white`.")
-    if two_step(state):
-        ask += ("\n**Step 1 of 2:** press the number of black pegs." if black is None else
-                f"\n**Step 2 of 2:** you picked **{black} black**; now press the whites.")
-    return (f"My guess {state.turn} of {rules.max_guesses}", discord.Colour.blurple(),
-            [_big(code_line(state.pending), rules), ask, f"**Colours** {legend(rules)}"])
+    return "Challenge ended", discord.Colour.dark_grey(), []
 
 
-def challenge_embed(state: ChallengeState, *, black: int | None = None) -> discord.Embed:
-    """The board; ``black``: the black count picked in a two-step reply."""
+def _question(state: ChallengeState, black: int | None) -> str:
+    """What the turn asks, short: the key pegs explained once, in small text."""
+    player = mention(state.game.started_by)
+    if not two_step(state):
+        ask = f"{player}, how does it score against your code?"
+    elif black is None:
+        ask = f"{player}, **step 1 of 2**: how many `{BLACK_PEG}` black?"
+    else:
+        ask = (f"{player}, **step 2 of 2**: you picked **{black} black**; "
+               f"now how many `{WHITE_PEG}` white?")
+    return (f"{ask}\n-# `{BLACK_PEG}` right colour, right place · `{WHITE_PEG}` right colour, "
+            f"wrong place · or type `/feedback`")
+
+
+def _history(state: ChallengeState, budget: int) -> list[str]:
+    """Below the buttons: the replies so far, the colour key, the strategy and the rules
+    (the strategy's idea on the first board only: help has them all)."""
     game = state.game
     rules = game.rules
-    title, colour, parts = _headline(state, black)
-    status = strategy_line(game.strategy, rules)
+    parts = []
+    status = [f"Challenge #{game.id}", rules.describe()]
+    if game.active and not game.replies:
+        status.append(f"I play {strategy_line(game.strategy, rules)}")
+    else:
+        status.append(f"`{get_strategy(game.strategy or DEFAULT_STRATEGY).name}`")
     if game.active and not state.inconsistent and game.codes_left is not None:
         left = game.codes_left
-        status = (f"{left:,} {'code fits' if left == 1 else 'codes fit'} your replies · "
-                  + status)
-    if game.replies:
+        status.insert(0, f"{left:,} possible codes" if not game.replies else
+                      f"{left:,} {'code fits' if left == 1 else 'codes fit'} your replies")
+    key = legend(rules).splitlines() if game.active else []
+    lines = [f"Colours {key[0]}", *key[1:]] if key else []
+    parts.append("\n".join(f"-# {line}" for line in [*lines, " · ".join(status)]))
+    if game.replies:  # the replies so far in what is left of the message's text
         heading = "**Your replies**\n" if game.active else ""
-        around = len("\n\n".join([*parts, f"-# {status}"])) + 4 + len(heading)
-        rows = rows_within(game.replies, lambda r: feedback_row(
-            r.turn, r.guess, r.feedback, rules), EMBED_DESCRIPTION_MAX - around)
-        parts.append(heading + rows)
-    parts.append(f"-# {status}")
-    embed = discord.Embed(title=title, description="\n\n".join(parts), colour=colour)
-    left = rules.max_guesses - len(game.replies)
-    embed.set_footer(text=f"Challenge #{game.id} · {rules.describe()}"
-                          + (f" · {left} of {rules.max_guesses} guesses left"
-                             if game.active else ""))
-    return embed
+        rows = rows_within(game.replies, lambda r: feedback_row(r.turn, r.guess, r.feedback,
+                                                                rules),
+                           budget - len(heading) - len("\n\n".join(parts)) - 2)
+        parts.insert(0, heading + rows)
+    return parts
+
+
+def challenge_board(state: ChallengeState, *, black: int | None = None,
+                    note: str | None = None) -> discord.ui.LayoutView:
+    """The whole board as it stands, buttons included; ``black``: the black count picked in
+    a two-step reply; ``note``: a line above the board (a match's half, an abandoned game)."""
+    game = state.game
+    view = discord.ui.LayoutView(timeout=None)
+    if note:
+        view.add_item(discord.ui.TextDisplay(note))
+    if not game.active:
+        title, colour, parts = _ended(state)
+        board: discord.ui.Container = discord.ui.Container(accent_colour=colour)
+        head = f"### {title}\n" + "\n\n".join(parts)
+        history = _history(state, V2_TEXT_MAX - len(note or "") - len(head) - 2)
+        board.add_item(discord.ui.TextDisplay("\n\n".join([head, *history])))
+        board.add_item(_finished_row(game))
+        view.add_item(board)
+        return view
+    board = discord.ui.Container(accent_colour=discord.Colour.blurple())
+    if state.inconsistent:
+        board.accent_colour = discord.Colour.orange()
+        board.add_item(discord.ui.TextDisplay(
+            "### Your replies contradict each other\nNo code fits all of them, so one reply "
+            "is wrong. **Take back** the last reply, or **reveal** your code and I'll show "
+            "which one."))
+    else:
+        assert state.pending is not None
+        board.add_item(discord.ui.TextDisplay(
+            f"### My guess {state.turn} of {game.rules.max_guesses}\n"
+            f"{_big(code_line(state.pending), game.rules)}\n{_question(state, black)}"))
+        for row in _reply_rows(state, black):
+            board.add_item(row)
+    board.add_item(_controls(game))
+    board.add_item(discord.ui.Separator(spacing=discord.SeparatorSpacing.small))
+    written = sum(len(item.content) for item in board.walk_children()
+                  if isinstance(item, discord.ui.TextDisplay))
+    board.add_item(discord.ui.TextDisplay("\n".join(
+        _history(state, V2_TEXT_MAX - len(note or "") - written))))
+    view.add_item(board)
+    return view
 
 
 def collapsed_line(state: ChallengeState, turn: int) -> str:
@@ -213,3 +289,4 @@ def ended_embed(state: ChallengeState, ended_by: int) -> discord.Embed:
            else f"ended {mention(game.started_by)}'s challenge")
     return discord.Embed(title="Challenge ended", description=f"{mention(ended_by)} {who}.",
                          colour=discord.Colour.dark_grey())
+

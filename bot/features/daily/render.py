@@ -9,7 +9,7 @@ from engine import Code, example, format_code
 from ...core.errors import DailyAlreadyPlayed, DailyNotFinished
 from ...store.daily import DailyPlay
 from ...ui.messages import guesses, mention, player_name, says
-from ...ui.pegs import code_line, feedback_row, legend, share_row
+from ...ui.pegs import code_line, feedback_row, legend, share_rows
 from ..analysis.buttons import AnalyseButton
 from .service import DAILY_RULES, DailyRaced, DailyRepeat, DayStanding
 
@@ -59,9 +59,9 @@ def daily_view(day: str, play: DailyPlay | None) -> discord.ui.View | None:
 
 
 def share_text(play: DailyPlay, user_id: int) -> str:
-    """The spoiler-free result: key pegs per row, no colours."""
+    """The spoiler-free result: key pegs per guess, no colours (bot.ui.pegs.share_rows)."""
     score = len(play.guesses) if play.solved else "X"
-    grid = "\n".join(share_row(g.feedback, RULES.pegs) for g in play.guesses)
+    grid = "\n".join(share_rows([g.feedback for g in play.guesses], RULES.pegs))
     return (f"**Mastermind daily {play.day}** · {score}/{RULES.max_guesses} · "
             f"{mention(user_id)}\n{grid}")
 

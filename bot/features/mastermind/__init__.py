@@ -11,4 +11,4 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(MastermindCog(bot.games))
+    await bot.add_cog(MastermindCog(bot, bot.games))

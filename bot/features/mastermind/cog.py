@@ -20,13 +20,14 @@ from ...core.records import GameRecord
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs
 from ...ui.responses import cog_of
 from ..breaker.cog import BreakerCog
-from ..breaker.render import help_embed
 from ..challenge.cog import ChallengeCog
 from ..hints.cog import HintsCog
 from ..match.cog import MatchCog
 from ..settings.cog import SettingsCog, rules_for
 from ..settings.service import Changes
 from ..stats.cog import StatsCog
+from .buttons import HelpButton
+from .help import Page, help_embed, help_view
 
 
 class BoardOwner(Protocol):
@@ -51,9 +52,16 @@ def owner_of(interaction: discord.Interaction, game: GameRecord) -> BoardOwner:
 class MastermindCog(
     commands.GroupCog, group_name="mastermind", group_description="Play Mastermind in this channel"
 ):
-    def __init__(self, games: GameService):
+    def __init__(self, bot: commands.Bot, games: GameService):
+        self.bot = bot
         self.games = games
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(HelpButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(HelpButton)
 
     @app_commands.command(name="new", description="Start a game here: I pick a secret code")
     @app_commands.describe(**RULE_DESCRIPTIONS,
@@ -101,7 +109,12 @@ class MastermindCog(
 
     @app_commands.command(name="help", description="How to play and how to read the pegs")
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+        await interaction.response.send_message(embed=help_embed(), view=help_view(),
+                                                ephemeral=True)
+
+    async def show_help(self, interaction: discord.Interaction, page: Page) -> None:
+        """A help button: its page, in the message the button is on."""
+        await interaction.response.edit_message(embed=help_embed(page), view=help_view(page))
 
     @app_commands.command(name="hint",
                           description="A hint for this channel's game (shown to all, recorded)")

@@ -20,13 +20,14 @@ from ...core.enums import GameKind, GameStatus
 from ...core.errors import UnknownStrategy
 from ...core.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from ...core.records import GameRecord
+from ...ui.boards import collapse_soon
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
 from ...ui.responses import cog_of
 from ..breaker.render import board_embed
 from ..breaker.service import BreakerService
 from ..challenge.cog import STRATEGY_CHOICES
-from ..challenge.render import challenge_embed, challenge_view
-from ..challenge.service import ChallengeService
+from ..challenge.render import challenge_board, collapsed_line
+from ..challenge.service import ChallengeService, ChallengeState
 from ..settings.cog import SettingsCog
 from .buttons import MatchAction, MatchButton, SetCodeModal
 from .render import half_note, scoreboard_embed, scoreboard_view, setter_note
@@ -128,9 +129,13 @@ class MatchCog(commands.Cog, name="match"):
         if view.game is not None and view.game.kind is GameKind.BREAKER:
             embeds.append(board_embed(view.game))
         await interaction.response.send_message(embeds=embeds)
-        for message_id in (view.match.board_message_id,
-                           view.game.board_message_id if view.game else None):
-            await _strip_buttons(interaction, message_id)
+        await _strip_buttons(interaction, view.match.board_message_id)
+        if view.game is not None and view.game.kind is GameKind.CHALLENGE:
+            # a V2 board can't lose all its components: it becomes the finished board
+            collapse_soon(interaction, view.game.board_message_id,
+                          view=challenge_board(ChallengeState(view.game)))
+        elif view.game is not None:
+            await _strip_buttons(interaction, view.game.board_message_id)
         return True
 
     async def ask_setter_code(self, interaction: discord.Interaction, rules: Rules) -> None:
@@ -207,13 +212,17 @@ class MatchCog(commands.Cog, name="match"):
         if game.kind is GameKind.CHALLENGE:
             state = await self.challenges.board(game)
             board = await interaction.followup.send(
-                content=half_note(view), embed=challenge_embed(state),
-                view=challenge_view(state) or discord.utils.MISSING, wait=True)
+                view=challenge_board(state, note=half_note(view)), wait=True)
         else:
             board = await interaction.followup.send(
                 embed=board_embed(game, note=half_note(view)), wait=True)
         await self.breaker.games.set_board_message(game.id, board.id)
-        await _strip_buttons(interaction, game.board_message_id, keep=board.id)
+        if game.kind is GameKind.CHALLENGE and game.board_message_id != board.id:
+            # a V2 board can't lose all its components: it shrinks to its last reply
+            collapse_soon(interaction, game.board_message_id,
+                          collapsed_line(state, len(game.replies)), v2=True)
+        else:
+            await _strip_buttons(interaction, game.board_message_id, keep=board.id)
 
 
 async def _strip_buttons(interaction: discord.Interaction, message_id: int | None,

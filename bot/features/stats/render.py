@@ -106,8 +106,6 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         embed.add_field(name="Won by a teammate", value=str(stats.team_wins))
         embed.add_field(name="Guesses per crack", value=average)
         embed.add_field(name="Best game", value=best)
-        embed.add_field(name="Daily streak",
-                        value=f"{stats.current_streak} now · {stats.longest_streak} longest")
         bot = (f"{stats.challenges} played · the bot needed {stats.bot_average or 0:.2f} "
                f"guesses on average · broke {stats.bot_solved}" if stats.challenges
                else "none yet")
@@ -118,17 +116,24 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
                         (Mode.MATCH_PEOPLE, "Matches against people")):
         if mode in stats.matches:
             embed.add_field(name=label, value=match_record(*stats.matches[mode]))
-    if stats.dailies:
-        current, longest = stats.daily_streak
-        embed.add_field(name="Daily code (/daily)", inline=False,
-                        value=f"{current} day streak now · {longest} longest · solved "
-                              f"{stats.dailies_solved} of {stats.dailies}")
-    if stats.other_sizes:
-        other = ", ".join(f"{size} ({n})" for size, n in list(stats.other_sizes.items())[:8])
-        embed.set_footer(text=f"Other sizes: {other} · choose with the size option"[:2048])
-    else:
-        embed.set_footer(text="Streaks count UTC days with a finished game")
+    embed.add_field(name="Daily streak", value=daily_streak(stats), inline=False)
+    other = ", ".join(f"{size} ({n})" for size, n in list(stats.other_sizes.items())[:8])
+    embed.set_footer(text=(f"Other sizes: {other} · choose with the size option · " if other
+                           else "") + f"{STREAK_RULE}"[:2048])
     return embed
+
+
+#: The one streak: the daily code's, as in every daily puzzle (not per size, not any game).
+STREAK_RULE = "Daily streak: UTC days in a row with a finished /daily (alive until today ends)"
+
+
+def daily_streak(stats: PlayerStats) -> str:
+    if not stats.dailies:
+        return "none yet: `/daily play` is today's code, the same for everyone"
+    current, longest = stats.daily_streak
+    days = "day" if current == 1 else "days"
+    return (f"{current} {days} now · {longest} longest · {stats.dailies_solved} of "
+            f"{stats.dailies} dailies solved")
 
 
 def forget_embed() -> discord.Embed:

@@ -55,8 +55,6 @@ class PlayerStats:
     average_win: float | None = None
     best: int | None = None
     best_game: int | None = None
-    current_streak: int = 0
-    longest_streak: int = 0
     histogram: dict[int, int] = field(default_factory=dict)
     challenges: int = 0
     bot_solved: int = 0
@@ -67,7 +65,7 @@ class PlayerStats:
     #: Games played in that someone else cracked (not counted in :attr:`win_rate`).
     team_wins: int = 0
     #: The daily code (``/daily``), across sizes: finished, solved, and the streak of
-    #: consecutive UTC days it was finished (current, longest).
+    #: consecutive UTC days it was finished (current, longest): the one streak /stats has.
     dailies: int = 0
     dailies_solved: int = 0
     daily_streak: tuple[int, int] = (0, 0)
@@ -125,13 +123,11 @@ class StatsService:
     async def player(self, user_id: int, size: str) -> PlayerStats:
         conn = await self.db.reader()
         stats = PlayerStats(user_id, size)
-        days = set()
         wins: list[tuple[int, int]] = []
         bot_guesses = []
-        for mode, won, guesses, day, game_id in await self.store.results_of(conn, user_id, size):
+        for mode, won, guesses, game_id in await self.store.results_of(conn, user_id, size):
             if mode == Mode.BREAKER:
                 stats.played += 1
-                days.add(day)
                 if won:
                     wins.append((guesses, game_id))
             else:
@@ -146,7 +142,6 @@ class StatsService:
         if bot_guesses:
             stats.bot_average = sum(bot_guesses) / len(bot_guesses)
         today = utc(self.clock()).date()
-        stats.current_streak, stats.longest_streak = streaks(days, today)
         stats.other_sizes = await self.store.other_sizes(conn, user_id, size)
         stats.hinted = await self.store.hinted_count(conn, user_id, size)
         stats.team_wins = await self.store.team_wins(conn, user_id, size)

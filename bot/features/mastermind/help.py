@@ -1,0 +1,114 @@
+"""``/mastermind help`` in pages, each one phone screen, turned with persistent buttons.
+
+Each page is a pure function of its name: the buttons carry the page (``mmh:<page>``), so an
+old help message still turns after a restart.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import discord
+
+from engine import PALETTE, STRATEGIES, Feedback, Rules
+from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_PEGS
+
+from ...ui.pegs import (
+    BLACK_PEG,
+    SHARE_BLACK,
+    SHARE_EMPTY,
+    SHARE_WHITE,
+    WHITE_PEG,
+    code_line,
+    feedback_row,
+    peg_emoji,
+)
+from ..analysis.render import LUCK_HELP, SKILL_HELP
+
+
+class Page(StrEnum):
+    PLAY = "play"
+    CODES = "codes"
+    BOT = "bot"
+    MORE = "more"
+
+
+#: Each page's button label, in the order the buttons show (one line on a 400 px phone).
+TABS = {Page.PLAY: "Play", Page.CODES: "Codes", Page.BOT: "Challenge", Page.MORE: "More"}
+
+
+def _play() -> discord.Embed:
+    embed = discord.Embed(title="How to play Mastermind", description=(
+        "I pick a secret code of coloured pegs; you find it by guessing. I answer each "
+        "guess with key pegs:\n"
+        f"`{BLACK_PEG}` **black**: a right colour in the right place\n"
+        f"`{WHITE_PEG}` **white**: a right colour in the wrong place\n"
+        "Each peg of the code counts once, and the key pegs don't say which pegs they "
+        "mean: that is the puzzle."))
+    embed.add_field(name="Example", inline=False, value=(
+        f"Code {code_line((2, 5, 3, 2))}; alice's guess 3 reads\n"
+        f"{feedback_row(3, (3, 5, 2, 3), Feedback(1, 2), Rules(), 'alice')}\n"
+        "1 black (the 5), 2 white (a 3 and a 2)."))
+    embed.add_field(name="Start", inline=False, value=(
+        "`/mastermind new` starts a game here; anyone in the channel guesses with "
+        "`/guess 1123`. `/mastermind board` shows it, `/mastermind quit` gives up."))
+    return embed
+
+
+def _codes() -> discord.Embed:
+    colours = "\n".join(f"{peg_emoji((c.digit,))} `{c.digit}` or `{c.letter}` {c.name}"
+                        for c in PALETTE)
+    embed = discord.Embed(title="Codes and colours", description=(
+        "Type a code as digits `1123`, with spaces or dashes `1 1 2 3`, as letters `RROY`, "
+        f"or paste pegs copied from a board.\n{colours}"))
+    embed.add_field(name="Other sizes", inline=False, value=(
+        f"`/mastermind new` takes `pegs` ({MIN_PEGS}-{MAX_PEGS}), `colors` ({MIN_COLORS}-"
+        f"{MAX_COLORS}), `max_guesses` (up to {MAX_GUESSES}) and `repeats` (may a colour "
+        "come twice?). A server's defaults: `/mastermind settings`."))
+    embed.add_field(name="Stuck?", inline=False, value=(
+        "`/mastermind hint` gives everyone here a hint; a game won with hints doesn't "
+        "count on the leaderboards."))
+    return embed
+
+
+def _bot() -> discord.Embed:
+    embed = discord.Embed(title="I break your code: /challenge", description=(
+        "Keep a code in mind; I guess it. Score each guess with the reply buttons or "
+        "`/feedback`; **Reveal my code** shows any wrong reply."))
+    embed.add_field(name="How I guess: the strategy option", inline=False, value="\n".join(
+        f"`{s.name}` {s.description}" for s in STRATEGIES.values()))
+    return embed
+
+
+def _more() -> discord.Embed:
+    embed = discord.Embed(title="Matches, the daily and more")
+    embed.add_field(name="/match", inline=False, value=(
+        "Rounds against me or a friend: each breaks the other's code in turn."))
+    embed.add_field(name="/daily", inline=False, value=(
+        "`play` today's code, the same for everyone, once a day · `share` your grid: "
+        f"{SHARE_BLACK} right place, {SHARE_WHITE} wrong place, {SHARE_EMPTY} nothing"))
+    embed.add_field(name="Analyse (a finished game's button)", inline=False,
+                    value=f"{SKILL_HELP}\n{LUCK_HELP}")
+    embed.add_field(name="Records", inline=False, value=(
+        "`/leaderboard`, `/daily leaderboard` · `/stats`, your daily streak among them · "
+        "`/mastermind forget-me` deletes your data"))
+    return embed
+
+
+PAGES = {Page.PLAY: _play, Page.CODES: _codes, Page.BOT: _bot, Page.MORE: _more}
+
+
+def help_embed(page: Page = Page.PLAY) -> discord.Embed:
+    embed = PAGES[page]()
+    embed.colour = discord.Colour.blurple()
+    return embed
+
+
+def help_view(page: Page = Page.PLAY) -> discord.ui.View:
+    """One button per page; the page shown is the blue one."""
+    from .buttons import HelpButton  # the buttons call back into the cog, which imports this
+
+    view = discord.ui.View(timeout=None)
+    for tab, label in TABS.items():
+        view.add_item(HelpButton(tab, label=label, current=tab is page))
+    return view
