@@ -38,6 +38,9 @@ TWEMOJI_FILLS: dict[str, tuple[str, ...]] = {
     # buttons on boards: Play again, Analyse
     "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}": ("#3B88C3", "#FFFFFF"),
     "\N{BAR CHART}": ("#CCD6DD", "#E1E8ED", "#5C913B", "#3B94D9", "#DD2E44"),
+    # the peg picker: a board's Guess, and Type in the picker
+    "\N{DIRECT HIT}": ("#3A87C2", "#55ACEE", "#DD2E44", "#FFAC33", "#FFFFFF"),
+    "\N{KEYBOARD}": ("#292F33", "#99AAB5"),
     # what the boards used to show (the engine's palette and ⬛⬜▫️): for the tests
     "\N{BLACK LARGE SQUARE}": ("#31373D",),
     "\N{WHITE LARGE SQUARE}": ("#E6E7E8",),
