@@ -48,5 +48,29 @@ async def guessing(scene: Scene) -> dict[str, list[dict]]:
     return screens
 
 
+async def codes(scene: Scene) -> dict[str, list[dict]]:
+    """A code set for the channel, a challenge's reveal, the daily played in place."""
+    alice, bob = scene.players[:2]
+    opened = await scene.slash("mastermind new", alice, setter="me")
+    picker = await taps(scene, opened.message, "65", alice)
+    screens = {"picker_setter": [scene.payload(picker)]}
+    picker = await taps(scene, picker, "43", alice)
+    await scene.fake.click(scene.bot, picker, button(picker, "s")["custom_id"], user=alice)
+    screens["picker_setter_done"] = scene.channel()
+    await scene.slash("mastermind quit", alice)
+    started = await scene.slash("challenge", bob)
+    _, picker = await open_picker(scene.fake, scene.bot, started.message, bob,
+                                  label="Reveal my code")
+    picker = await taps(scene, picker, "36", bob)
+    screens["picker_reveal"] = [scene.payload(started.message), scene.payload(picker)]
+    await scene.slash("mastermind quit", bob)
+    board = (await scene.slash("daily play", alice, guess="1122")).message
+    screens["picker_daily_board"] = [scene.payload(board)]
+    _, picker = await open_picker(scene.fake, scene.bot, board, alice)
+    picker = await taps(scene, picker, "34", alice)
+    screens["picker_daily"] = [scene.payload(picker)]
+    return screens
+
+
 if __name__ == "__main__":
-    cli(lambda out: dump(out, (guessing,)))
+    cli(lambda out: dump(out, (guessing, codes)))

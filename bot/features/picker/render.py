@@ -81,8 +81,6 @@ def picker_view(picker: Picker, verb: str) -> discord.ui.View:
 def cannot_add(picker: Picker, digit: int) -> str:
     if picker.complete:
         return "Your code is full: delete a peg, or submit it."
-    if not 1 <= digit <= picker.colors:
-        return f"This game has colours 1-{picker.colors} only."
     return (f"Colour {digit} is already in your code, and no colour may repeat in this "
             f"game: pick another.")
 

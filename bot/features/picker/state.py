@@ -108,9 +108,9 @@ def read_tap(body: str, max_id: int) -> Tap | None:
         return None  # only an open button leaves the rules to be read
     pegs, colors = (int(rules[0]), int(rules[1])) if rules else (0, 0)
     code = tuple(int(d) for d in found["code"])
-    if len(code) > pegs or any(d > colors for d in code) or (
-            rules[2:] == "u" and colors < pegs):
-        return None  # more pegs than the rules have, or rules no game can have
+    if len(code) > pegs or any(d > colors for d in (*code, op if isinstance(op, int) else 0)
+                               ) or (rules[2:] == "u" and colors < pegs):
+        return None  # pegs or colours the rules don't have, or rules no game can have
     picker = Picker(found["purpose"], int(found["owner"]), found["target"], pegs, colors,
                     rules[2:] != "u", code)
     return Tap(picker, op)
