@@ -35,7 +35,9 @@ class GuessPurpose(Purpose):
     form_title = "Type your guess"
 
     async def open(self, interaction: discord.Interaction, target: str) -> Picker:
-        game = await _cog(interaction).service.picker_game(int(target), interaction.user.id)
+        assert interaction.channel_id is not None  # a board's button, in its channel
+        game = await _cog(interaction).service.picker_game(int(target), interaction.channel_id,
+                                                           interaction.user.id)
         return Picker.for_rules(self.key, interaction.user.id, target, game.rules)
 
     async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:

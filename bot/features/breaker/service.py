@@ -48,11 +48,12 @@ class BreakerService:
                 game.match_id is not None and user_id != game.started_by):
             raise NotYourTurn(game)
 
-    async def picker_game(self, game_id: int, user_id: int) -> GameRecord:
-        """Read-only: the running game a picker opens for, if this player may guess it."""
+    async def picker_game(self, game_id: int, channel_id: int, user_id: int) -> GameRecord:
+        """Read-only: the game a picker opens for, if it still runs in this channel and
+        this player may guess it."""
         game = await self.games.get(game_id)
         if game is None or game.kind is not GameKind.BREAKER or not game.active or (
-                self.games.is_idle(game, self.games.clock())):
+                game.channel_id != channel_id or self.games.is_idle(game, self.games.clock())):
             raise GameMovedOn(game_id, None)
         self.check_guesser(game, user_id)
         return game

@@ -49,9 +49,9 @@ def open_button(picker: Picker, *, label: str, emoji: str | None = None,
 
 
 class TypedCodeModal(ReportingModal):
-    """The code typed instead of tapped (a keyboard, letters like RROY, pasted pegs): it goes
-    through the same submit as the picker's button. Errors leave ``on_submit`` so that the
-    form stays open for a corrected try."""
+    """The code typed instead of tapped (a keyboard, letters like RROY, pasted pegs), the
+    pegs picked so far filled in: it goes through the same submit as the picker's button.
+    Errors leave ``on_submit`` so that the form stays open for a corrected try."""
 
     def __init__(self, picker: Picker, title: str, label: str):
         super().__init__(title=title[:45], timeout=900)
@@ -59,7 +59,7 @@ class TypedCodeModal(ReportingModal):
         rules = Rules(picker.pegs, picker.colors, repeats=picker.repeats)
         self.code: discord.ui.TextInput = discord.ui.TextInput(
             label=label[:45], placeholder=f"e.g. {example(rules)} or letters, pegs",
-            min_length=1, max_length=100, custom_id="code")
+            min_length=1, max_length=100, custom_id="code", default=picker.digits or None)
         self.add_item(self.code)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:

@@ -50,14 +50,12 @@ async def on_tap(interaction: discord.Interaction, tap: Tap) -> None:
                    note=None if picker.code else NOTHING_TO_DELETE)
     elif op is Op.TYPE:
         label = f"{purpose.title} ({picker.pegs} pegs, colours 1-{picker.colors})"
-        modal = TypedCodeModal(picker, purpose.form_title, label)
-        modal.code.default = "".join(map(str, picker.code)) or None
-        await interaction.response.send_modal(modal)
+        await interaction.response.send_modal(TypedCodeModal(picker, purpose.form_title, label))
     elif op is Op.SUBMIT:
         if not picker.complete:
             await show(interaction, picker, note=incomplete(picker))
             return
-        await purpose.submit(interaction, picker, "".join(map(str, picker.code)))
+        await purpose.submit(interaction, picker, picker.digits)
     elif picker.allowed(op):
         await show(interaction, picker.plus(op))
     else:

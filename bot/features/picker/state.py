@@ -55,6 +55,11 @@ class Picker:
     def missing(self) -> int:
         return self.pegs - len(self.code)
 
+    @property
+    def digits(self) -> str:
+        """The code so far as typed: ``"12"``."""
+        return "".join(map(str, self.code))
+
     def allowed(self, digit: int) -> bool:
         """May ``digit`` be the next peg? (room left, in range, no repeat when they're off)"""
         return (not self.complete and 1 <= digit <= self.colors
@@ -72,9 +77,8 @@ class Picker:
     def custom_id(self, op: Op | int) -> str:
         rules = f"{self.pegs}{self.colors}{'r' if self.repeats else 'u'}" if self.pegs else ""
         op_text = str(op.value if isinstance(op, Op) else op)
-        code = "".join(map(str, self.code))
-        return ":".join((PREFIX, self.purpose, str(self.owner), self.target, rules, code,
-                         op_text))
+        return ":".join((PREFIX, self.purpose, str(self.owner), self.target, rules,
+                         self.digits, op_text))
 
 
 def open_id(purpose: str, target: str, owner: int = 0) -> str:
