@@ -174,7 +174,7 @@ def help_embed() -> discord.Embed:
         name="Commands",
         value=(
             "`/mastermind new` start a game here (choose pegs, colours, guesses, repeats)\n"
-            "`/guess 1123` guess: anyone in the channel can play\n"
+            "**Guess** on a board (tap the colours) or `/guess 1123`: anyone here can play\n"
             "`/mastermind board` show the board · `/mastermind quit` give up\n"
             "`/challenge` the bot breaks *your* code, you answer with buttons or `/feedback`\n"
             "`/leaderboard` and `/stats` · `/mastermind forget-me` deletes your data\n"
