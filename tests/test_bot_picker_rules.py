@@ -69,6 +69,34 @@ async def test_a_stale_picker_changes_nothing(fake_discord, start_bot, world, db
     assert fake_discord.message(bobs.id).custom_ids == bobs.custom_ids  # left as it was
 
 
+async def test_stale_pickers_of_codes_change_nothing(fake_discord, start_bot, world, db_path):
+    """A reveal picker whose challenge ended, and a match code's picker whose half-round
+    has its code already (a second picker, a double submit), are told so."""
+    bot = await start_bot()
+    board = (await slash(fake_discord, bot, world, "challenge", world.alice)).message
+    _, reveal = await open_picker(fake_discord, bot, board, world.alice, label="Reveal my code")
+    reveal, _ = await pick(fake_discord, bot, reveal, "1234", world.alice)
+    await slash(fake_discord, bot, world, "mastermind quit", world.alice)
+    before = snapshot(db_path)
+    ended = await tap(fake_discord, bot, reveal, "s", world.alice)
+    assert ended.ephemeral and ended.embed["title"] == "This challenge is over"
+    assert snapshot(db_path) == before
+
+    invited = await slash(fake_discord, bot, world, "match", world.alice, rounds=1,
+                          options={"opponent": world.bob})
+    accept = next(c for c in invited.message.custom_ids if ":accept:" in c)
+    await fake_discord.click(bot, invited.message, accept, user=world.bob)
+    scoreboard = fake_discord.message(invited.message.id)
+    pickers = [(await open_picker(fake_discord, bot, scoreboard, world.bob,
+                                  label="Set my code"))[1] for _ in range(2)]
+    first, _ = await pick(fake_discord, bot, pickers[0], "1234", world.bob)
+    second, _ = await pick(fake_discord, bot, pickers[1], "4321", world.bob)
+    assert (await tap(fake_discord, bot, first, "s", world.bob)).followups
+    stale = await tap(fake_discord, bot, second, "s", world.bob)
+    assert stale.ephemeral and stale.embed["title"] == "That button is out of date"
+    assert secret_of(db_path, world.general.id) == "1234"
+
+
 async def test_a_picker_too_late_for_the_win(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     board = await new_board(fake_discord, bot, world)
