@@ -5,6 +5,10 @@ checks who may open a picker and reads the rules (:meth:`Purpose.open`), heads i
 (:meth:`Purpose.heading`) and stores the code (:meth:`Purpose.submit`), through the
 feature's own service, so a submitted code is the same move as the typed command. A new
 kind of game takes codes by registering one more purpose: nothing here changes.
+
+Where the picker is drawn follows from the message pressed: a public board's button sends
+a new private picker; a private board's (the daily, a private game) turns that board into
+the picker, whose :meth:`Purpose.heading` can then show the board's rows above the code.
 """
 
 from __future__ import annotations
