@@ -12,8 +12,10 @@ import sqlite3
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from picking import button
 from ux_dump import Scene, cli, dump
 
 from engine import Feedback, SolverSession, code_from_digits, score
@@ -68,6 +70,17 @@ def _turn(db: Path, game: sqlite3.Row) -> int:
                             " taken_back_at IS NULL", (game["id"],)).fetchone()[0] + 1
 
 
+async def set_code(scene: Scene, scoreboard, custom_id: str, code: str, user):
+    """Set my code: the picker only the setter sees, the colours tapped in, then submit.
+    Returns the picker (now saying the code is set)."""
+    picker = (await scene.fake.click(scene.bot, scoreboard, custom_id, user=user)).message
+    for digit in code:
+        await scene.fake.click(scene.bot, picker, button(picker, digit)["custom_id"], user=user)
+        picker = scene.fake.message(picker.id)
+    await scene.fake.click(scene.bot, picker, button(picker, "s")["custom_id"], user=user)
+    return picker
+
+
 async def two_people(scene: Scene) -> dict[str, list[dict]]:
     alice, bob = scene.players[:2]
     invited = await scene.slash("match", alice, rounds=1, options={"opponent": bob})
@@ -75,15 +88,11 @@ async def two_people(scene: Scene) -> dict[str, list[dict]]:
     match_id = invited.message.custom_ids[0].split(":")[2]
     await scene.click(invited.message, f"mmm:accept:{match_id}", bob)
     screens["match_set_code"] = [scene.payload(invited.message)]
-    opened = await scene.fake.click(scene.bot, invited.message, f"mmm:code:{match_id}:0",
-                                    user=bob)
-    screens["match_modal"] = [{"_modal": opened.modal}] if opened.modal else []
-    await scene.fake.submit_modal(scene.bot, opened, {"code": "3456"}, user=bob)
+    picker = await set_code(scene, invited.message, f"mmm:code:{match_id}:0", "3456", bob)
+    screens["match_code_set"] = [scene.payload(picker)]
     await scene.slash("guess", alice, code="1234")
     half = await scene.slash("guess", alice, code="3456")
-    opened = await scene.fake.click(scene.bot, half.messages[-1], f"mmm:code:{match_id}:1",
-                                    user=alice)
-    await scene.fake.submit_modal(scene.bot, opened, {"code": "6543"}, user=alice)
+    await set_code(scene, half.messages[-1], f"mmm:code:{match_id}:1", "6543", alice)
     for code in ("1122", "3344", "5566"):
         await scene.slash("guess", bob, code=code)
     final = await scene.slash("guess", bob, code="6543")

@@ -54,6 +54,7 @@ def _answers_an_interaction(task: asyncio.Task) -> bool:
 
 
 FEATURES = (
+    "bot.features.picker",
     "bot.features.breaker",
     "bot.features.challenge",
     "bot.features.stats",

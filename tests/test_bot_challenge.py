@@ -9,6 +9,7 @@ import time
 import dbtools
 import pytest
 from conftest import board_title, secret_of, snapshot
+from picking import open_picker, tap
 
 from engine import memory, score
 
@@ -158,14 +159,17 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
         kept = conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone()[0]
     assert taken == 1 and kept == made  # the take-back is recorded, nothing is deleted
 
-    opened = await fake_discord.click(bot, board, f"mmc:reveal:{gid}", user=world.alice)
+    # Reveal my code opens a picker only the challenger sees; its Type button the form.
+    _, picker = await open_picker(fake_discord, bot, board, world.alice, label="Reveal my code")
+    opened = await tap(fake_discord, bot, picker, "t", world.alice)
     assert opened.modal is not None
     typo = await fake_discord.submit_modal(bot, opened, {"code": "65"}, user=world.alice)
     assert typo.ephemeral and "Expected 4 pegs, got 2" in typo.embed["description"]
     assert snapshot(db_path)["games"][0]["status"] == "active"
     revealed = await fake_discord.submit_modal(bot, opened, {"code": secret}, user=world.alice)
-    assert not revealed.ephemeral
-    board = fake_discord.message(board.id)
+    assert fake_discord.message(picker.id).content.startswith("You revealed")
+    board = revealed.followups[0]  # the finished board, in the channel
+    assert not board.ephemeral
     assert board_title(board) == "Code revealed"
     assert "These replies were wrong" in board.text
     assert "the right reply was" in board.text

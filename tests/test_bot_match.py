@@ -9,6 +9,7 @@ import sqlite3
 
 import dbtools
 from conftest import board_title, snapshot, without_drawn_pegs
+from picking import tap
 
 from engine import Feedback, SolverSession, code_from_digits, score
 from engine.rules import Rules
@@ -367,15 +368,24 @@ async def test_match_stats_leaderboard_and_rebuild(fake_discord, start_bot, worl
 # ---- codes set by people --------------------------------------------------------------------
 def visible_text(fake, channel) -> str:
     """Everything the channel can read: contents, embeds and Components V2 text of every
-    message."""
+    public message."""
     return without_drawn_pegs("\n".join(f"{m.text} {m.embeds}"
-                                         for m in fake.messages(channel)))
+                                         for m in fake.messages(channel, include_ephemeral=False)))
 
 
 async def set_code(fake, bot, board, custom_id, code, user):
-    opened = await fake.click(bot, board, custom_id, user=user)
+    """The setter's button opens a picker only they see; its Type button the form. Returns
+    (the form's opening, its submit)."""
+    picker = await fake.click(bot, board, custom_id, user=user)
+    assert picker.ephemeral and picker.message.custom_ids, picker.embed
+    opened = await tap(fake, bot, picker.message, "t", user)
     assert opened.modal is not None, opened.embed
     return opened, await fake.submit_modal(bot, opened, {"code": code}, user=user)
+
+
+def public(result) -> list:
+    """What an answer posted in the channel (the picker it answered stays private)."""
+    return [m for m in result.followups if not m.ephemeral]
 
 
 async def test_player_against_player(fake_discord, start_bot, world, db_path):
@@ -425,7 +435,7 @@ async def test_player_against_player(fake_discord, start_bot, world, db_path):
     assert typo.ephemeral and typo.embed["title"] == "That is not a valid code"
     assert everything(db_path) == before
     done = await fake_discord.submit_modal(bot, opened, {"code": "3456"}, user=bob)
-    assert not done.ephemeral
+    assert public(done) and "3456" in fake_discord.message(done.original.id).content
     game = running_game(db_path, world.general.id)
     assert (game["secret"], game["setter_id"], game["started_by"]) == ("3456", bob.id, alice.id)
     assert "3456" not in visible_text(fake_discord, world.general)
@@ -452,7 +462,7 @@ async def test_player_against_player(fake_discord, start_bot, world, db_path):
     assert stale.ephemeral and stale.embed["title"] == "That button is out of date"
 
     _, set_ = await set_code(fake_discord, bot, second, f"mmm:code:{match_id}:1", "6543", alice)
-    assert not set_.ephemeral
+    assert public(set_)
     assert "6543" not in visible_text(fake_discord, world.general)
     await bot.close()
     bot = await start_bot()  # a restart in the middle of bob's half-round
@@ -501,16 +511,17 @@ async def test_an_invitation_can_be_declined_and_expires(
 async def test_a_code_set_for_the_channel(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     alice, bob = world.alice, world.bob
-    opened = await slash(fake_discord, bot, world, "mastermind new", alice, setter="me")
-    assert opened.modal is not None
+    picker = await slash(fake_discord, bot, world, "mastermind new", alice, setter="me")
+    assert picker.ephemeral  # a picker only the setter sees; its Type button the form
+    opened = await tap(fake_discord, bot, picker.message, "t", alice)
     before = everything(db_path)
     typo = await fake_discord.submit_modal(bot, opened, {"code": "6547"}, user=alice)
     assert typo.ephemeral and typo.embed["title"] == "That is not a valid code"
     assert everything(db_path) == before
     started = await fake_discord.submit_modal(bot, opened, {"code": "6543"}, user=alice)
-    assert not started.ephemeral
-    assert f"<@{alice.id}> set a secret code" in started.embed["description"]
-    assert "Anyone but the setter can guess" in started.embed["description"]
+    board, = public(started)
+    assert f"<@{alice.id}> set a secret code" in board.embed["description"]
+    assert "Anyone but the setter can guess" in board.embed["description"]
     assert "6543" not in visible_text(fake_discord, world.general)
     game = running_game(db_path, world.general.id)
     assert (game["secret"], game["setter_id"], game["match_id"]) == ("6543", alice.id, None)
@@ -552,9 +563,10 @@ async def test_a_reveal_starts_the_half_round_over(fake_discord, start_bot, worl
         if rows(db_path, "SELECT codes_left FROM games WHERE id = ?", game_id)[0][0] == 0:
             break
     board = board_of(fake_discord, db_path, game_id)
-    opened = await fake_discord.click(bot, board, f"mmc:reveal:{game_id}", user=alice)
+    picker = await fake_discord.click(bot, board, f"mmc:reveal:{game_id}", user=alice)
+    opened = await tap(fake_discord, bot, picker.message, "t", alice)
     revealed = await fake_discord.submit_modal(bot, opened, {"code": "6543"}, user=alice)
-    assert not revealed.ephemeral
+    assert public(revealed)
     shown = scoreboard(revealed)
     assert shown["description"].startswith("Your replies contradicted each other. Try again")
     again = running_game(db_path, world.general.id)
@@ -618,9 +630,9 @@ async def test_match_actions_delivered_twice_are_stored_once(
                                         user=bob)
     await twice(accepted)
     assert the_match(db_path)["status"] == "active"
-    opened = await fake_discord.click(bot, started.message, f"mmm:code:{match_id}:0", user=bob)
-    done = await fake_discord.submit_modal(bot, opened, {"code": "1234"}, user=bob)
-    assert not done.ephemeral
+    _, done = await set_code(fake_discord, bot, started.message, f"mmm:code:{match_id}:0",
+                             "1234", bob)
+    assert public(done)
     await fake_discord.redeliver(bot, done)  # discord.py drops a modal once submitted
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE match_id = ?", match_id)[0][0] == 1
     won = await guess(fake_discord, bot, world, "1234", alice)

@@ -94,6 +94,17 @@ class GameOver(UserError):
         self.game = game
 
 
+class GameMovedOn(UserError):
+    """A move for a game that is no longer the channel's running one: it ended, or another
+    replaced it, since the move's picker was opened. Nothing is stored."""
+
+    def __init__(self, game_id: int, running: GameRecord | None):
+        super().__init__("that game is no longer running")
+        self.game_id = game_id
+        #: The channel's game now, if another one runs.
+        self.running = running
+
+
 class OutOfDate(UserError):
     """An action meant for an earlier state of the board (a stale button, a double click,
     a ``/feedback`` typed before the guess it would answer was shown)."""

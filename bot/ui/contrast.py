@@ -53,6 +53,8 @@ TWEMOJI_FILLS: dict[str, tuple[str, ...]] = {
     "\N{DIRECT HIT}": ("#DD2E44", "#FFFFFF", "#FFAC33", "#55ACEE", "#3A87C2"),
     "\N{TWISTED RIGHTWARDS ARROWS}": ("#3B88C3", "#FFFFFF"),
     "\N{HOLE}": ("#31373D", "#7D8B93", "#CCD6DD"),
+    # the peg picker: a board's Guess (the same 🎯 as the share grid), and Type in the picker
+    "\N{KEYBOARD}": ("#292F33", "#99AAB5"),
     # what the boards used to show (the engine's palette and ⬛⬜▫️): for the tests
     "\N{BLACK LARGE SQUARE}": ("#31373D",),
     "\N{WHITE LARGE SQUARE}": ("#E6E7E8",),

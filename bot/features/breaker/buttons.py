@@ -1,5 +1,6 @@
-"""A finished breaker board's "Play again" button: persistent, its custom_id names the
-finished game (``mmb:again:<game>``), whose rules the new game copies."""
+"""A breaker board's buttons: **Guess** while it runs (opens a peg picker: the picker
+feature, purpose ``g``), and once finished "Play again" (persistent, its custom_id names
+the finished game, ``mmb:again:<game>``, whose rules the new game copies)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,13 @@ import discord
 from ...core.errors import MalformedButton
 from ...core.records import GameRecord
 from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ..analysis.buttons import analyse_view
+from ..picker import Picker, open_button
 
 AGAIN = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
+GUESS = "\N{DIRECT HIT}"
+#: The picker purpose of a guess in a breaker game (its target: the game's id).
+GUESS_PURPOSE = "g"
 _AGAIN = re.compile(r"again:(?P<game>\d{1,20})")
 
 
@@ -49,4 +55,19 @@ def play_again_view(game: GameRecord, view: discord.ui.View | None = None
         return view
     view = view or discord.ui.View(timeout=None)
     view.add_item(PlayAgainButton(game.id))
+    return view
+
+
+def guess_button(game: GameRecord) -> discord.ui.Item:
+    """Opens a peg picker for whoever clicks, to guess this game's code."""
+    return open_button(Picker(GUESS_PURPOSE, 0, str(game.id)), label="Guess", emoji=GUESS)
+
+
+def board_view(game: GameRecord) -> discord.ui.View | None:
+    """A breaker board's buttons: Guess while the game runs; once over, Analyse and (unless
+    a match continues) Play again."""
+    if not game.active:
+        return play_again_view(game, analyse_view(game))
+    view = discord.ui.View(timeout=None)
+    view.add_item(guess_button(game))
     return view

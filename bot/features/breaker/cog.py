@@ -19,8 +19,9 @@ from ...ui.messages import abandoned_note, mention
 from ...ui.options import CodeText, display_name
 from ...ui.pegs import typed_code
 from ...ui.responses import respond
-from ..analysis.buttons import analyse_view
-from .buttons import PlayAgainButton, play_again_view
+from ..picker import register
+from .buttons import PlayAgainButton, board_view
+from .picking import GuessPurpose
 from .render import board_embed, collapsed_line
 from .service import BreakerService
 
@@ -34,6 +35,7 @@ class BreakerCog(commands.Cog, name="breaker"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PlayAgainButton)
+        register(GuessPurpose())
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PlayAgainButton)
@@ -71,9 +73,8 @@ class BreakerCog(commands.Cog, name="breaker"):
         replaces shrinks to the move it showed."""
         games = self.service.games
         names = await games.names(g.player_id for g in game.guesses)
-        view = play_again_view(game, analyse_view(game))
         message_id = await respond(interaction, embed=board_embed(game, note=note, names=names),
-                                   view=view)
+                                   view=board_view(game))
         if message_id is None:
             return
         try:
@@ -90,13 +91,21 @@ class BreakerCog(commands.Cog, name="breaker"):
     @app_commands.describe(code="Your guess: digits like 1123, letters like RROY, or colour emoji")
     @app_commands.guild_only()
     async def guess(self, interaction: discord.Interaction, code: CodeText) -> None:
-        assert interaction.channel_id is not None
-        game = await self.service.guess(
-            channel_id=interaction.channel_id,
-            user_id=interaction.user.id,
-            user_name=display_name(interaction.user),
-            text=typed_code(code),
-            action_id=interaction.id,
-        )
+        game = await self.guess_for(interaction, code)
+        await self.after_guess(interaction, game)
+
+    async def guess_for(self, interaction: discord.Interaction, text: str, *,
+                        game_id: int | None = None) -> GameRecord:
+        """Store a guess in the channel's game (only in game ``game_id``, if given: a
+        picker's), keyed by the interaction; returns the game with it."""
+        assert interaction.channel_id is not None  # guild-only, or a picker in a channel
+        return await self.service.guess(
+            channel_id=interaction.channel_id, user_id=interaction.user.id,
+            user_name=display_name(interaction.user), text=typed_code(text),
+            action_id=interaction.id, game_id=game_id)
+
+    async def after_guess(self, interaction: discord.Interaction, game: GameRecord) -> None:
+        """The new board in the channel (the one it replaces shrinks), then what the move
+        sets off (a match's next half-round)."""
         await self._show(interaction, game)
         await after_move(interaction, game)

@@ -1,4 +1,4 @@
-"""The challenge board's persistent buttons and the reveal modal.
+"""The challenge board's persistent buttons (Reveal my code opens a peg picker).
 
 A custom_id carries everything a click needs (``mmc:<action>:<game>[:<turn>[:<b>[:<w>]]]``),
 so boards keep working after a restart. These classes only parse it and hand over to the
@@ -12,10 +12,8 @@ from enum import StrEnum
 
 import discord
 
-from engine import Rules
-
 from ...core.errors import MalformedButton
-from ...ui.responses import MAX_ID, ReportingButton, ReportingModal, cog_of
+from ...ui.responses import MAX_ID, ReportingButton, cog_of
 
 
 class Action(StrEnum):
@@ -72,17 +70,3 @@ class ChallengeButton(ReportingButton, template=r"mmc:(?P<body>.*)"):
         if self.action is None:
             raise MalformedButton()
         await _controller(interaction).on_button(interaction, self.action, self.game, self.parts)
-
-
-class RevealModal(ReportingModal, title="Reveal your code"):
-    def __init__(self, game_id: int, rules: Rules):
-        super().__init__(timeout=600)
-        self.game_id = game_id
-        self.code: discord.ui.TextInput = discord.ui.TextInput(
-            label=f"Your secret code ({rules.pegs} pegs)", placeholder="e.g. 1123 or RROY",
-            min_length=1, max_length=100, custom_id="code",
-        )
-        self.add_item(self.code)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).on_reveal(interaction, self.game_id, self.code.value)

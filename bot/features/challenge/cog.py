@@ -22,8 +22,10 @@ from ...ui.messages import abandoned_note
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name
 from ...ui.pegs import typed_code
 from ...ui.responses import respond
+from ..picker import close, register, show
 from ..settings.cog import rules_for
-from .buttons import Action, ChallengeButton, RevealModal
+from .buttons import Action, ChallengeButton
+from .picking import RevealPurpose, reveal_picker, revealed
 from .render import challenge_board, collapsed_line, ended_embed
 from .service import ChallengeService, ChallengeState
 
@@ -40,6 +42,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ChallengeButton)
+        register(RevealPurpose())
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ChallengeButton)
@@ -128,7 +131,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         # the live board becomes the finished one: no prompt, no reply buttons
         collapse_soon(interaction, game.board_message_id, view=challenge_board(state))
 
-    # ---- the board's buttons and the reveal modal -------------------------------------------
+    # ---- the board's buttons, and the reveal --------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, action: Action, game_id: int,
                         parts: tuple[int, ...]) -> None:
         if action is Action.AGAIN:  # anyone may start their own, with the same rules
@@ -139,8 +142,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
                              finished.strategy or strongest_strategy(finished.rules))
             return
         game = await self.service.load(game_id, interaction.user.id)
-        if action is Action.REVEAL:
-            await interaction.response.send_modal(RevealModal(game_id, game.rules))
+        if action is Action.REVEAL:  # a picker only the challenger sees
+            await show(interaction, reveal_picker(interaction.user.id, game))
         elif action in (Action.BLACK, Action.OTHER_BLACK):
             self.service.check_turn(game, _part(parts, 0))
             black = _part(parts, 1) if action is Action.BLACK else None
@@ -165,13 +168,17 @@ class ChallengeCog(commands.Cog, name="challenge"):
             await self._show(interaction, state)
             await after_move(interaction, state.game)
 
-    async def on_reveal(self, interaction: discord.Interaction, game_id: int, text: str) -> None:
+    async def reveal(self, interaction: discord.Interaction, game_id: int, text: str) -> None:
+        """The challenger's code, from their picker: said back to them, then the finished
+        board in the channel (the live one it replaces shrinks to its last reply)."""
         game = await self.service.load(game_id, interaction.user.id)
-        # A typo is answered before deferring.
         reveal = self.service.check_reveal(game, typed_code(text), action_id=interaction.id)
-        await interaction.response.defer()
         state = await self.service.commit_reveal(reveal)
-        await interaction.edit_original_response(view=challenge_board(state))
+        await close(interaction, revealed(state))
+        message = await self._post(interaction, state)
+        await self.service.games.set_board_message(state.game.id, message.id)
+        collapse_soon(interaction, game.board_message_id,
+                      collapsed_line(state, len(game.replies)), v2=True)
         await after_move(interaction, state.game)
 
     # ---- showing ----------------------------------------------------------------------------

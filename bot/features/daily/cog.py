@@ -9,7 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ...store.daily import DailyPlay
 from ...ui.options import CodeText, display_name
+from ..picker import register, release
+from .picking import DailyPurpose, guess_view
 from .render import daily_embed, daily_view, leaderboard_embed, share_text
 from .service import DailyService
 
@@ -25,6 +28,7 @@ class DailyCog(commands.GroupCog, group_name="daily",
 
     async def cog_load(self) -> None:
         await self.service.start()
+        register(DailyPurpose())
 
     @app_commands.command(name="play", description="Play today's code privately, or guess")
     @app_commands.describe(guess="Your guess, e.g. 1123 (leave out to see your board)")
@@ -34,9 +38,23 @@ class DailyCog(commands.GroupCog, group_name="daily",
         if guess is None:
             play = await self.service.play(day, interaction.user.id)
         else:
-            play = await self.service.guess(
-                user_id=interaction.user.id, user_name=display_name(interaction.user),
-                guild_id=interaction.guild_id, text=guess, action_id=interaction.id)
+            play = await self.guess_for(interaction, guess)
+        embed, view = await self.board(interaction, day, play)
+        await interaction.response.send_message(
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
+        release(view)
+
+    async def guess_for(self, interaction: discord.Interaction, text: str, *,
+                        day: str | None = None) -> DailyPlay:
+        """Store a guess at today's code (only if ``day`` is still today: a picker's)."""
+        return await self.service.guess(
+            user_id=interaction.user.id, user_name=display_name(interaction.user),
+            guild_id=interaction.guild_id, text=text, action_id=interaction.id, day=day)
+
+    async def board(self, interaction: discord.Interaction, day: str, play: DailyPlay | None
+                    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The player's private board: Guess while it runs; once finished, the code, how
+        the day went and Analyse."""
         here = everywhere = None
         if play is not None and play.finished:
             here = await self.service.standing(day, interaction.guild_id, interaction.user.id)
@@ -44,9 +62,7 @@ class DailyCog(commands.GroupCog, group_name="daily",
         secret = self.service.secret(day) if play is not None and play.finished else None
         embed = daily_embed(day, play, secret=secret, here=here, everywhere=everywhere,
                             yesterday=self.service.secret(self.service.yesterday()))
-        view = daily_view(day, play)
-        await interaction.response.send_message(
-            embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
+        return embed, daily_view(day, play) or guess_view(day, interaction.user.id)
 
     @app_commands.command(name="share", description="Show your daily result here, no spoilers")
     async def share(self, interaction: discord.Interaction) -> None:

@@ -40,6 +40,14 @@ class DailyRaced(UserError):
     """Two guesses of the same player at once: the other one was stored."""
 
 
+class DailyOver(UserError):
+    """A guess for a day that has passed (a picker opened before midnight UTC)."""
+
+    def __init__(self, day: str):
+        super().__init__("that day's daily is over")
+        self.day = day
+
+
 @dataclass(frozen=True)
 class DayStanding:
     """How a day went, here (a server) or everywhere: the top, the counts, a player's rank."""
@@ -86,8 +94,20 @@ class DailyService:
     async def play(self, day: str, user_id: int) -> DailyPlay | None:
         return await self.store.play(await self.db.reader(), day, user_id)
 
+    async def check_open(self, day: str, user_id: int) -> DailyPlay | None:
+        """Read-only: may this player still guess the daily of ``day``? Their play so far."""
+        if day != self.today():
+            raise DailyOver(day)
+        play = await self.play(day, user_id)
+        if play is not None and play.finished:
+            raise DailyAlreadyPlayed(day, play.solved, len(play.guesses))
+        return play
+
     async def guess(self, *, user_id: int, user_name: str, guild_id: int | None, text: str,
-                    action_id: int | None) -> DailyPlay:
+                    action_id: int | None, day: str | None = None) -> DailyPlay:
+        """One guess at today's code; ``day``: only if that is still today (a picker's)."""
+        if day is not None and day != self.today():
+            raise DailyOver(day)
         day = self.today()
         code = read_code(text, DAILY_RULES, f"/daily play guess:{example(DAILY_RULES)}")
         now = self.games.clock()

@@ -50,8 +50,9 @@ def _play() -> discord.Embed:
         f"{feedback_row(3, (3, 5, 2, 3), Feedback(1, 2), Rules(), 'alice')}\n"
         "1 black (the 5), 2 white (a 3 and a 2)."))
     embed.add_field(name="Start", inline=False, value=(
-        "`/mastermind new` starts a game here; anyone in the channel guesses with "
-        "`/guess 1123`. `/mastermind board` shows it, `/mastermind quit` gives up."))
+        "`/mastermind new` starts a game here; anyone in the channel guesses: press "
+        "**Guess** on the board and tap the colours, or type `/guess 1123`. "
+        "`/mastermind board` shows it, `/mastermind quit` gives up."))
     return embed
 
 
@@ -59,7 +60,8 @@ def _codes() -> discord.Embed:
     colours = "\n".join(f"{peg_emoji((c.digit,))} `{c.digit}` or `{c.letter}` {c.name}"
                         for c in PALETTE)
     embed = discord.Embed(title="Codes and colours", description=(
-        "Type a code as digits `1123`, with spaces or dashes `1 1 2 3`, as letters `RROY`, "
+        "Tap a code in the picker (**Guess** on a board), or type it as digits `1123`, with "
+        "spaces or dashes `1 1 2 3`, as letters `RROY` (the same letters in every language), "
         f"or paste pegs copied from a board.\n{colours}"))
     embed.add_field(name="Other sizes", inline=False, value=(
         f"`/mastermind new` takes `pegs` ({MIN_PEGS}-{MAX_PEGS}), `colors` ({MIN_COLORS}-"

@@ -1,4 +1,4 @@
-"""A match's persistent buttons (accept, decline, set my code) and the code-setting modal.
+"""A match's persistent buttons: accept, decline, set my code (which opens a peg picker).
 
 The custom_id carries what a click needs (``mmm:<action>:<match>[:<half>]``), so the
 buttons keep working after a restart. These classes only parse it and hand over to the
@@ -12,16 +12,14 @@ from enum import StrEnum
 
 import discord
 
-from engine import Rules, example
-
 from ...core.errors import MalformedButton
-from ...ui.responses import MAX_ID, ReportingButton, ReportingModal, cog_of
+from ...ui.responses import MAX_ID, ReportingButton, cog_of
 
 
 class MatchAction(StrEnum):
     ACCEPT = "accept"  # the invited player joins
     DECLINE = "decline"  # either player calls the match off
-    CODE = "code"  # :half, the half-round's setter opens the code modal
+    CODE = "code"  # :half, the half-round's setter opens a code picker
 
 
 def _controller(interaction: discord.Interaction):
@@ -63,21 +61,3 @@ class MatchButton(ReportingButton, template=r"mmm:(?P<body>.*)"):
             raise MalformedButton()
         await _controller(interaction).on_button(interaction, self.action, self.match_id,
                                                  self.half)
-
-
-class SetCodeModal(ReportingModal, title="Set your secret code"):
-    """The only place a person types a secret: only they and the bot ever see it.
-
-    ``match_id`` None: a code for the whole channel (``/mastermind new setter:me``)."""
-
-    def __init__(self, rules: Rules, *, match_id: int | None = None, half: int = 0):
-        super().__init__(timeout=900)
-        self.rules, self.match_id, self.half = rules, match_id, half
-        self.code: discord.ui.TextInput = discord.ui.TextInput(
-            label=f"Your secret code ({rules.pegs} pegs, colours 1-{rules.colors})"[:45],
-            placeholder=f"e.g. {example(rules)}", min_length=1, max_length=100,
-            custom_id="code")
-        self.add_item(self.code)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).on_code(interaction, self)

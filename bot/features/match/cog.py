@@ -1,4 +1,5 @@
-"""``/match``, its buttons and the code modal, and the scoreboard after each half-round.
+"""``/match``, its buttons and the codes people set, and the scoreboard after each
+half-round.
 
 A half-round is played on its own board (``/guess`` for a breaker game, the reply buttons
 for a challenge); when its game ends, the breaker and challenge cogs call
@@ -22,14 +23,24 @@ from ...core.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
+from ...ui.pegs import typed_code
 from ...ui.responses import cog_of
+from ..breaker.buttons import board_view
 from ..breaker.render import board_embed
 from ..breaker.service import BreakerService
 from ..challenge.cog import STRATEGY_CHOICES
 from ..challenge.render import challenge_board, collapsed_line
 from ..challenge.service import ChallengeService, ChallengeState
+from ..picker import close, register, show
 from ..settings.cog import SettingsCog
-from .buttons import MatchAction, MatchButton, SetCodeModal
+from .buttons import MatchAction, MatchButton
+from .picking import (
+    MatchCodePurpose,
+    SetterGamePurpose,
+    code_set,
+    match_picker,
+    setter_picker,
+)
 from .render import half_note, scoreboard_embed, scoreboard_view, setter_note
 from .service import BadOpponent, MatchService, MatchView
 
@@ -47,6 +58,8 @@ class MatchCog(commands.Cog, name="match"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(MatchButton)
+        register(SetterGamePurpose())
+        register(MatchCodePurpose())
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(MatchButton)
@@ -101,7 +114,8 @@ class MatchCog(commands.Cog, name="match"):
             await self.service.set_board_message(view.match.id, sent.message_id)
         if view.game is not None:  # the first half-round's board, a message of its own
             board = await interaction.followup.send(
-                embed=board_embed(view.game, note=half_note(view)), wait=True)
+                embed=board_embed(view.game, note=half_note(view)),
+                view=board_view(view.game) or discord.utils.MISSING, wait=True)
             await self.breaker.games.set_board_message(view.game.id, board.id)
 
     # ---- what the /mastermind group asks of a match -----------------------------------------
@@ -139,20 +153,20 @@ class MatchCog(commands.Cog, name="match"):
         return True
 
     async def ask_setter_code(self, interaction: discord.Interaction, rules: Rules) -> None:
-        """``/mastermind new setter:me``: the code is typed in a modal only the setter sees."""
+        """``/mastermind new setter:me``: the code is picked where only the setter sees it."""
         assert interaction.channel_id is not None
         self.breaker.games.channel_allowed(interaction.guild_id, interaction.channel_id)
         await self.breaker.games.check_free(interaction.channel_id)
-        await interaction.response.send_modal(SetCodeModal(rules))
+        await show(interaction, setter_picker(interaction.user.id, rules))
 
-    # ---- buttons and the modal --------------------------------------------------------------
+    # ---- buttons and codes --------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, action: MatchAction,
                         match_id: int, half: int | None) -> None:
-        if action is MatchAction.CODE:
+        if action is MatchAction.CODE:  # a picker only the setter sees
             assert half is not None
             match = await self.service.check_setter(match_id, half, interaction.user.id)
-            await interaction.response.send_modal(
-                SetCodeModal(match.rules, match_id=match.id, half=half))
+            await show(interaction, match_picker(interaction.user.id, match.id, half,
+                                                 match.rules))
             return
         await self.service.check_invitation(match_id, interaction.user.id)
         view = await self.service.answer(
@@ -161,31 +175,31 @@ class MatchCog(commands.Cog, name="match"):
         await interaction.response.edit_message(embed=scoreboard_embed(view),
                                                 view=scoreboard_view(view))
 
-    async def on_code(self, interaction: discord.Interaction, modal: SetCodeModal) -> None:
-        assert interaction.channel_id is not None
-        text = modal.code.value
-        if modal.match_id is None:
-            await self._start_setter_game(interaction, modal.rules, text)
-            return
-        view = await self.service.set_code(modal.match_id, modal.half,
-                                           user_id=interaction.user.id, text=text,
-                                           action_id=interaction.id)
-        await interaction.response.defer(thinking=True)
+    async def set_code(self, interaction: discord.Interaction, match_id: int, half: int,
+                       text: str) -> None:
+        """A half-round's code, from its setter's picker: said back to them alone, then the
+        scoreboard and the new board in the channel."""
+        view = await self.service.set_code(match_id, half, user_id=interaction.user.id,
+                                           text=typed_code(text), action_id=interaction.id)
+        assert view.game is not None and view.game.secret is not None
+        await close(interaction, code_set(view.game.secret))
         await self._post(interaction, view)
         await _strip_buttons(interaction, view.match.board_message_id, keep=None)
 
-    async def _start_setter_game(self, interaction: discord.Interaction, rules: Rules,
-                                 text: str) -> None:
+    async def start_setter_game(self, interaction: discord.Interaction, rules: Rules,
+                                text: str) -> None:
+        """``/mastermind new setter:me``, its code picked: the game starts in the channel."""
         assert interaction.channel_id is not None
-        code = read_code(text, rules, example(rules))
+        code = read_code(typed_code(text), rules, example(rules))
         started = await self.breaker.new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
             action_id=interaction.id, secret=code)
-        await interaction.response.send_message(
-            embed=board_embed(started.game, note=setter_note(interaction.user.id)))
-        sent = await interaction.original_response()
-        await self.breaker.games.set_board_message(started.game.id, sent.id)
+        await close(interaction, code_set(code))
+        board = await interaction.followup.send(
+            embed=board_embed(started.game, note=setter_note(interaction.user.id)),
+            view=board_view(started.game) or discord.utils.MISSING, wait=True)
+        await self.breaker.games.set_board_message(started.game.id, board.id)
 
     # ---- after a half-round ----------------------------------------------------------------
     async def after_half(self, interaction: discord.Interaction, ended: GameRecord) -> None:
@@ -215,7 +229,8 @@ class MatchCog(commands.Cog, name="match"):
                 view=challenge_board(state, note=half_note(view)), wait=True)
         else:
             board = await interaction.followup.send(
-                embed=board_embed(game, note=half_note(view)), wait=True)
+                embed=board_embed(game, note=half_note(view)),
+                view=board_view(game) or discord.utils.MISSING, wait=True)
         await self.breaker.games.set_board_message(game.id, board.id)
         if game.kind is GameKind.CHALLENGE and game.board_message_id != board.id:
             # a V2 board can't lose all its components: it shrinks to its last reply
@@ -236,3 +251,4 @@ async def _strip_buttons(interaction: discord.Interaction, message_id: int | Non
         return
     with contextlib.suppress(discord.HTTPException):
         await partial(message_id).edit(view=None)
+

@@ -1,0 +1,57 @@
+"""A challenger's code revealed with taps (the picker feature's purpose ``r``; target: the
+challenge's id): opened by the board's **Reveal my code**, only by the challenger, while
+the challenge runs. The revealed code ends the challenge, so it is shown to everyone then.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from ...core.records import GameRecord
+from ...ui.pegs import code_line
+from ...ui.responses import cog_of
+from ..picker import Picker, Purpose
+from .service import ChallengeState
+
+PURPOSE = "r"
+
+
+def _cog(interaction: discord.Interaction):
+    from .cog import ChallengeCog  # the cog registers this purpose
+
+    return cog_of(interaction, ChallengeCog)
+
+
+def reveal_picker(user_id: int, game: GameRecord) -> Picker:
+    return Picker.for_rules(PURPOSE, user_id, str(game.id), game.rules)
+
+
+class RevealPurpose(Purpose):
+    key = PURPOSE
+    target = re.compile(r"[1-9]\d{0,18}")
+    title = "Reveal your code"
+    verb = "Reveal"
+    form_title = "Reveal your code"
+
+    async def open(self, interaction: discord.Interaction, target: str) -> Picker:
+        game = await _cog(interaction).service.load(int(target), interaction.user.id)
+        return reveal_picker(interaction.user.id, game)
+
+    async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
+        return (f"**{self.title}** · challenge #{picker.target}: I check every reply you "
+                f"gave against it, and the challenge ends")
+
+    async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
+                     ) -> None:
+        await _cog(interaction).reveal(interaction, int(picker.target), text)
+
+
+def revealed(state: ChallengeState) -> str:
+    """Said to the challenger in place of their picker."""
+    code = code_line(state.game.secret) if state.game.secret else "?"
+    wrong = len(state.mistakes or ())
+    verdict = ("every reply was right" if not wrong else
+               f"{wrong} {'reply was' if wrong == 1 else 'replies were'} wrong")
+    return f"You revealed {code}: {verdict}. The board below shows it all."

@@ -1,0 +1,73 @@
+"""The daily guessed with taps (the picker feature's purpose ``d``; target: the day).
+
+The player's private board carries **Guess**; pressing it turns that board into the
+picker, with the rows so far above the code being picked. Each submit is the same move as
+``/daily play guess:``; the picker stays until the play ends, when it turns back into the
+finished board. A picker from before midnight UTC is told its day is over.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from ...ui.messages import says
+from ...ui.pegs import feedback_row
+from ...ui.responses import cog_of
+from ..picker import Picker, Purpose, close, open_button, show
+from .service import DAILY_RULES, DailyOver
+
+PURPOSE = "d"
+
+
+def _cog(interaction: discord.Interaction):
+    from .cog import DailyCog  # the cog registers this purpose
+
+    return cog_of(interaction, DailyCog)
+
+
+def guess_view(day: str, user_id: int) -> discord.ui.View:
+    """The private board's Guess button (its player's: nobody else sees the board)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(open_button(Picker(PURPOSE, user_id, day), label="Guess",
+                              emoji="\N{DIRECT HIT}"))
+    return view
+
+
+class DailyPurpose(Purpose):
+    key = PURPOSE
+    target = re.compile(r"\d{4}-\d{2}-\d{2}")
+    title = "Your guess"
+    verb = "Guess"
+    form_title = "Type your guess"
+
+    async def open(self, interaction: discord.Interaction, target: str) -> Picker:
+        await _cog(interaction).service.check_open(target, interaction.user.id)
+        return Picker.for_rules(self.key, interaction.user.id, target, DAILY_RULES)
+
+    async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
+        """The board so far (read on each tap: the picker is the board)."""
+        play = await _cog(interaction).service.play(picker.target, interaction.user.id)
+        guesses = play.guesses if play is not None else ()
+        rows = [feedback_row(g.turn, g.code, g.feedback, DAILY_RULES) for g in guesses]
+        left = DAILY_RULES.max_guesses - len(guesses)
+        return "\n".join([f"**Daily {picker.target}** · only you see this board", *rows,
+                          f"**{self.title}** · {left} of {DAILY_RULES.max_guesses} left"])
+
+    async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
+                     ) -> None:
+        cog = _cog(interaction)
+        play = await cog.guess_for(interaction, text, day=picker.target)
+        if not play.finished:
+            await show(interaction, picker.cleared())
+            return
+        embed, view = await cog.board(interaction, picker.target, play)
+        await close(interaction, None, embeds=[embed], view=view)
+
+
+@says(DailyOver)
+def _over(error: DailyOver) -> tuple[str, str]:
+    return "That daily is over", (
+        f"The daily of {error.day} ended at midnight UTC, so nothing was stored. Today's "
+        f"code is new: `/daily play`.")

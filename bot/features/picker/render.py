@@ -1,0 +1,113 @@
+"""The picker as a player sees it (pure functions of a :class:`~.state.Picker`), and the
+words for its mistakes.
+
+On a phone: the heading, then the code so far drawn large as pegs (an empty hole for each
+peg still to pick) with its digits under it; under that the colours as a grid of buttons
+(peg and digit: colour-blind players go by the digit), then one row: type it, delete the
+last peg, and submit, which stays grey until the code is complete.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from engine import format_code
+
+from ...core.errors import GameMovedOn
+from ...ui.messages import says
+from ...ui.pegs import button_emoji, peg_emoji
+from .buttons import PickerButton
+from .errors import NotYourPicker
+from .state import Op, Picker, Tap
+
+#: A peg not picked yet: a text glyph, drawn in the theme's own colour on either theme.
+HOLE = "\N{LARGE CIRCLE}"
+NOT_YET = "\N{MIDDLE DOT}"  # the digit of a peg not picked yet
+#: Colour buttons per row: five (Discord's most) wrap on a 400 px phone, four fit.
+ROW_WIDTH = 4
+DELETE = "\N{ERASE TO THE LEFT}"
+SUBMIT = "\N{CHECK MARK}"  # text, not an emoji: drawn in the button's own colour
+TYPE = "\N{KEYBOARD}\ufe0f"
+
+
+def colour_rows(colors: int) -> list[range]:
+    """The colour digits in as few rows as fit a phone, as even as can be: ``1-4`` for 4,
+    ``1-3, 4-6`` for 6, ``1-3, 4-6, 7-9`` for 9 (a keypad)."""
+    count = -(-colors // ROW_WIDTH)
+    rows, start = [], 1
+    for r in range(count):
+        width = -(-(colors - start + 1) // (count - r))
+        rows.append(range(start, start + width))
+        start += width
+    return rows
+
+
+def code_lines(picker: Picker, verb: str) -> str:
+    """The code so far, large, and its digits with what to do next."""
+    size = "#" if picker.pegs <= 5 else "##"
+    holes = " ".join([*(peg_emoji((d,)) for d in picker.code), *[HOLE] * picker.missing])
+    digits = format_code(picker.code) + NOT_YET * picker.missing
+    status = f"ready: press **{verb}**" if picker.complete else f"pick {picker.missing} more"
+    if not picker.repeats:
+        status += " · each colour once"
+    return f"{size} {holes}\n`{digits}` {status}"
+
+
+def picker_content(picker: Picker, heading: str, verb: str, note: str | None = None) -> str:
+    return "\n".join(p for p in (note, heading, code_lines(picker, verb)) if p)[:2000]
+
+
+def picker_view(picker: Picker, verb: str) -> discord.ui.View:
+    """Colour buttons in rows, then type / delete / submit. Colours that can't come next
+    (the code is full; with repeats off, one already picked) are greyed out, and so are
+    delete on an empty code and submit on an incomplete one."""
+    view = discord.ui.View(timeout=None)
+    rows = colour_rows(picker.colors)
+    for r, digits in enumerate(rows):
+        for d in digits:
+            view.add_item(PickerButton(Tap(picker, d), label=str(d), emoji=button_emoji(d),
+                                       disabled=not picker.allowed(d), row=r))
+    last = len(rows)
+    view.add_item(PickerButton(Tap(picker, Op.TYPE), label="Type", emoji=TYPE, row=last))
+    view.add_item(PickerButton(Tap(picker, Op.DELETE), label=f"{DELETE} Delete",
+                               disabled=not picker.code, row=last))
+    view.add_item(PickerButton(Tap(picker, Op.SUBMIT), label=f"{SUBMIT} {verb}",
+                               style=discord.ButtonStyle.success,
+                               disabled=not picker.complete, row=last))
+    return view
+
+
+# ---- notes drawn in the picker (a tap that can't apply: nothing changes) --------------------
+def cannot_add(picker: Picker, digit: int) -> str:
+    if picker.complete:
+        return "Your code is full: delete a peg, or submit it."
+    return (f"Colour {digit} is already in your code, and no colour may repeat in this "
+            f"game: pick another.")
+
+
+NOTHING_TO_DELETE = "Nothing to delete yet: pick a colour first."
+
+
+def incomplete(picker: Picker) -> str:
+    pegs = "peg" if picker.missing == 1 else "pegs"
+    return f"Your code has {len(picker.code)} of {picker.pegs} pegs: pick {picker.missing} " \
+           f"more {pegs} first."
+
+
+# ---- the words for picker mistakes ----------------------------------------------------------
+@says(NotYourPicker)
+def _not_yours(error: NotYourPicker) -> tuple[str, str]:
+    return "This picker isn't yours", (
+        "It belongs to another player, so nothing was picked or stored. Press the button "
+        "on the board to open your own.")
+
+
+@says(GameMovedOn)
+def _moved_on(error: GameMovedOn) -> tuple[str, str]:
+    if error.running is None:
+        return "That game is over", (
+            f"Game #{error.game_id} has ended, so this picker can't play it any more. "
+            f"Nothing was stored. Start a new game with `/mastermind new`.")
+    return "A new game runs here", (
+        f"Game #{error.game_id} has ended and game #{error.running.id} runs here now: "
+        f"press **Guess** on its board. Nothing was stored.")
