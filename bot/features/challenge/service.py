@@ -233,11 +233,10 @@ class ChallengeService:
 
     # ---- a take-back ------------------------------------------------------------------------
     def check_take_back(self, game: GameRecord, turn: int) -> ReplyRecord:
-        """The reply the button names must be the last standing one (``turn`` 0: a button
-        from before take-backs named their turn)."""
-        if turn != 0 and not game.replies:
+        """The reply the button names must be the last standing one."""
+        if not game.replies:
             raise NothingToTakeBack()
-        if turn == 0 or turn != game.replies[-1].turn:
+        if turn != game.replies[-1].turn:
             raise OutOfDate(game, turn)
         return game.replies[-1]
 
