@@ -68,11 +68,19 @@ def directory(path: Path) -> Path:
     return path
 
 
+def under_a_file(path: Path) -> Path:
+    """A database whose folder is a file (a typo in DATABASE_URL, say)."""
+    blocker = path.parent / "notes.txt"
+    blocker.write_text("a file, not a folder")
+    return blocker / path.name
+
+
 @pytest.mark.sqlite_only
 @pytest.mark.parametrize(("make", "words"), [
     (garbage, "not an SQLite database"),
     (truncated, "not an SQLite database"),
     (directory, "is a directory"),
+    (under_a_file, "notes.txt is a file, not a folder"),
 ])
 async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path, make, words,
                                                                         backend):
@@ -84,6 +92,26 @@ async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path
     assert "Traceback" not in output, output
     if before is not None:
         assert db.read_bytes() == before
+
+
+@pytest.mark.sqlite_only
+async def test_a_database_url_under_a_file_names_the_file(tmp_path, backend):
+    """Issue 20: a raw traceback ending "Event loop is closed" came after the line."""
+    blocker = tmp_path / "data"
+    blocker.write_text("not a folder")
+    url = f"sqlite:///{blocker}/games.sqlite3"
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        guild = server.state.create_guild("Guild")
+        env = {k: v for k, v in bot_env(server, "unused", guild).items()
+               if k != "DATABASE_PATH"}
+        async with bot_process({**env, "DATABASE_URL": url}, tmp_path) as bot:
+            code = await bot.finish()
+    ours = our_lines(bot)
+    assert code == 2, bot.output
+    assert ours == [f"mastermind-bot: the database {blocker}/games.sqlite3 can't be created: "
+                    f"{blocker} is a file, not a folder. Nothing was changed."], bot.output
+    assert "Traceback" not in bot.output and "Event loop is closed" not in bot.output
+    assert blocker.read_text() == "not a folder"
 
 
 def missing_database(url: str) -> str:
