@@ -167,13 +167,13 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         described = _describe_failure(interaction, original)
     try:
         await send_ephemeral(interaction, error_embed(*described))
-    except discord.HTTPException as exc:
+    except Exception as exc:  # Discord refused it, the network failed, the bot is closing
         if answered_elsewhere(exc):
             log.warning("interaction %s was already answered (delivered twice?)",
                         interaction.id)
         else:
-            log.warning("could not deliver an error message for interaction %s",
-                        interaction.id)
+            log.warning("could not deliver an error message for interaction %s (%s: %s)",
+                        interaction.id, type(exc).__name__, exc)
 
 
 #: Discord's "Unknown interaction": the 15-minute token (or the 3 s window) has passed.
