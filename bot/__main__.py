@@ -1,4 +1,5 @@
 """``python -m bot`` / ``mastermind-bot``: run the Discord bot until SIGINT or SIGTERM;
+``mastermind-bot --check`` checks its configuration without Discord (see :mod:`bot.check`);
 ``mastermind-bot copy-db FROM TO`` copies its database (see :mod:`bot.copy_db`)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .app import MastermindBot
 from .core.config import ConfigError, Settings
 from .metrics_endpoint import MetricsPortUnusable
 from .store import DatabaseUnusable, MigrationError
+from .store.probe import check_usable
 from .ui.redaction import redact_logs
 
 log = logging.getLogger("bot")
@@ -43,6 +45,7 @@ async def run(bot: MastermindBot, token: str) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
+    await check_usable(bot.database)  # before logging in: a bad database is said as such
     async with bot:
         runner = asyncio.create_task(bot.start(token))
         stopper = asyncio.create_task(stop.wait())
@@ -65,6 +68,9 @@ def main() -> int:
     if sys.argv[1:2] == ["copy-db"]:  # mastermind-bot copy-db FROM TO: no Discord, no token
         from .copy_db import main as copy_db
         return copy_db(sys.argv[2:])
+    if sys.argv[1:] == ["--check"]:  # the configuration checked, without Discord
+        from .check import main as check
+        return check()
     return serve()
 
 
