@@ -72,12 +72,23 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _kind(game: GameRecord) -> str:
+    return "game" if game.kind is GameKind.BREAKER else "challenge"
+
+
+def _its_code(game: GameRecord) -> str:
+    """How an abandoned game's code is revealed: the bot's own, shown; a challenger's, never
+    told to the bot, said to be unrevealed (not left out, as if forgotten)."""
+    if game.secret:
+        return f"its code was {code_line(game.secret)}"
+    return (f"its code was never revealed: only {mention(game.started_by)}, who thought of "
+            f"it, knows it")
+
+
 def abandoned_note(game: GameRecord) -> str:
     """Said when a new game replaces one that had gone idle."""
-    what = "game" if game.kind is GameKind.BREAKER else "challenge"
-    code = f"; its code was {code_line(game.secret)}" if game.secret else ""
-    return (f"The previous {what} here (#{game.id}) had no move for too long and was "
-            f"abandoned{code}.")
+    return (f"The previous {_kind(game)} here (#{game.id}) had no move for too long and was "
+            f"abandoned; {_its_code(game)}.")
 
 
 def _no_game(error: NoGameRunning) -> str:
@@ -85,9 +96,9 @@ def _no_game(error: NoGameRunning) -> str:
     game = error.abandoned
     if game is None:
         return f"No game is running in this channel. {start}"
-    code = f" (the code was {code_line(game.secret)})" if game.secret else ""
-    return (f"The last game here went {hours(error.idle_timeout)} without a move and was "
-            f"abandoned{code}. {start}")
+    again = "`/challenge`" if game.kind is GameKind.CHALLENGE else "`/mastermind new`"
+    return (f"The last {_kind(game)} here went {hours(error.idle_timeout)} without a move and "
+            f"was abandoned; {_its_code(game)}. Start a new one with {again}.")
 
 
 def _already_running(game: GameRecord) -> str:
