@@ -115,17 +115,34 @@ def _already_running(game: GameRecord) -> str:
 
 
 def _out_of_date(error: OutOfDate) -> str:
-    expected = len(error.game.replies) + 1
+    """Why an action was refused, in the words of what the player did: a button or a typed
+    ``/feedback``; a board that had moved on, or another action stored a moment before."""
+    current = len(error.game.replies) + 1  # the guess on the board as the action read it
     link = board_link(error.game)
     latest = f"the latest board ({link})" if link else "the latest board"
-    if error.given_turn == 0:
-        return (f"That button is from an older version of the board. Nothing was stored: "
-                f"use {latest}.")
+    if error.action == "reveal":
+        return ("The challenge moved on while you typed your code (another reply or "
+                f"take-back came first), so it was not revealed. Nothing was stored: use "
+                f"{latest} and reveal again.")
+    if error.action == "take back":
+        if error.raced:
+            return (f"Your reply to guess {error.given_turn} changed a moment before this "
+                    f"click (taken back, or answered by another click), so nothing was taken "
+                    f"back: use {latest}.")
+        return (f"That button takes back your reply to guess {error.given_turn}, but your "
+                f"last reply is to guess {current - 1} now: use {latest}. Nothing was stored.")
+    if error.given_turn is None and error.raced:
+        return (f"Another reply to guess {current} was stored a moment before yours. Nothing "
+                f"was stored from yours: the latest board in this channel shows my next "
+                f"guess.")
     if error.given_turn is None:
-        return (f"The board has moved on to guess {expected} since you typed that, so it "
-                f"would answer a guess you haven't seen. Nothing was stored: look at "
-                f"{latest} and answer again.")
-    return (f"That button belongs to guess {error.given_turn}, but I'm on guess {expected} "
+        return (f"My guess {current} went up after you typed that, so your reply would answer "
+                f"a guess you hadn't seen. Nothing was stored: look at {latest} and answer "
+                f"again.")
+    if error.raced:
+        return (f"Guess {error.given_turn} was answered a moment before this click (a double "
+                f"click?). Nothing was stored from this one: use {latest}.")
+    return (f"That button belongs to guess {error.given_turn}, but I'm on guess {current} "
             f"now: use {latest}. Nothing was stored.")
 
 
