@@ -43,7 +43,7 @@ class DailyCog(commands.GroupCog, group_name="daily",
             everywhere = await self.service.standing(day, None, interaction.user.id)
         secret = self.service.secret(day) if play is not None and play.finished else None
         embed = daily_embed(day, play, secret=secret, here=here, everywhere=everywhere,
-                            yesterday=self.service.secret(self.service.yesterday()))
+                            yesterday=self.service.yesterdays_secret())
         view = daily_view(day, play)
         await interaction.response.send_message(
             embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
