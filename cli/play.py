@@ -36,8 +36,9 @@ def help_text(rules: Rules, style: Style) -> list[str]:
         f"    {style.black_key} black = right colour in the right place",
         f"    {style.white_key} white = right colour in the wrong place",
         f"    {style.no_key} none  = the other pegs: colours not (or no more) in the code",
-        f"  You have {plural(rules.max_guesses, 'guess', 'guesses')}; a code that can't be "
-        "right doesn't use one up.",
+        f"  You have {plural(rules.max_guesses, 'guess', 'guesses')}. A typo (not a code of "
+        "this game) or a code you already tried",
+        "  uses none; any other code uses one, even a code the key pegs so far rule out.",
         "  Commands: board (your guesses so far), help, quit (give up and see the code).",
     ]
 
