@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -50,8 +51,10 @@ def play_game(
     read: Read,
     out: TextIO,
     style: Style | None = None,
+    confirm_quit: Callable[[], bool] | None = None,
 ) -> PlayResult:
-    """Run one game in which the player guesses ``secret``; returns how it ended."""
+    """Run one game in which the player guesses ``secret``; returns how it ended.
+    ``confirm_quit`` asks before ``quit`` ends it (in a match, quitting forfeits)."""
     style = style or Style()
     secret = parse_code(secret, rules)
     turns: list[Turn] = []
@@ -73,6 +76,7 @@ def play_game(
             if handle_common_word(
                 word, quit_words=QUIT_WORDS, help_lines=help_text(rules, style), turns=turns,
                 rules=rules, style=style, empty="No guesses yet.", say=say,
+                confirm_quit=confirm_quit,
             ):
                 continue
             try:
