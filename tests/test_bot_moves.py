@@ -140,7 +140,7 @@ async def test_new_game_after_an_idle_challenge_has_no_empty_code(
     assert "previous challenge here" in description and "abandoned" in description
     assert "``" not in description
     # Its code was the challenger's: never shown to the bot, so said to be unrevealed.
-    assert f"its code was never revealed: only <@{world.alice.id}>" in description
+    assert f"its code was never revealed (only <@{world.alice.id}> knew it)" in description
 
 
 async def test_feedback_after_an_idle_challenge_says_its_code_was_never_revealed(
@@ -152,7 +152,7 @@ async def test_feedback_after_an_idle_challenge_says_its_code_was_never_revealed
     late = await feedback(fake_discord, bot, world, 0, 1)
     assert late.ephemeral and late.embed["title"] == "No game is running here"
     assert ("The last challenge here went 24 hours without a move and was abandoned; its code "
-            f"was never revealed: only <@{world.alice.id}>") in late.embed["description"]
+            f"was never revealed (only <@{world.alice.id}> knew it)") in late.embed["description"]
     assert "`/challenge`" in late.embed["description"]
 
 

@@ -81,8 +81,7 @@ def _its_code(game: GameRecord) -> str:
     told to the bot, said to be unrevealed (not left out, as if forgotten)."""
     if game.secret:
         return f"its code was {code_line(game.secret)}"
-    return (f"its code was never revealed: only {mention(game.started_by)}, who thought of "
-            f"it, knows it")
+    return f"its code was never revealed (only {mention(game.started_by)} knew it)"
 
 
 def abandoned_note(game: GameRecord) -> str:
