@@ -26,7 +26,8 @@ from engine import format_code  # noqa: E402
 
 def daily_code(db: Path, bot: MastermindBot) -> str:
     with contextlib.closing(sqlite3.connect(db)) as conn:
-        (seed,), = conn.execute("SELECT value FROM bot_settings").fetchall()
+        (seed,), = conn.execute(
+            "SELECT value FROM bot_settings WHERE name = 'daily_seed'").fetchall()
     return format_code(secret_for(seed, bot.daily.today()))
 
 

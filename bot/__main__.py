@@ -1,4 +1,5 @@
 """``python -m bot`` / ``mastermind-bot``: run the Discord bot until SIGINT or SIGTERM;
+``mastermind-bot --check`` checks its configuration without Discord (see :mod:`bot.check`);
 ``mastermind-bot copy-db FROM TO`` copies its database (see :mod:`bot.copy_db`)."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import discord
 from .app import MastermindBot
 from .core.config import ConfigError, Settings
 from .metrics_endpoint import MetricsPortUnusable
-from .store import DatabaseUnusable
+from .store import DatabaseUnusable, MigrationError
+from .store.probe import check_usable
 from .ui.redaction import redact_logs
 
 log = logging.getLogger("bot")
@@ -43,6 +45,7 @@ async def run(bot: MastermindBot, token: str) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
+    await check_usable(bot.database)  # before logging in: a bad database is said as such
     async with bot:
         runner = asyncio.create_task(bot.start(token))
         stopper = asyncio.create_task(stop.wait())
@@ -65,6 +68,9 @@ def main() -> int:
     if sys.argv[1:2] == ["copy-db"]:  # mastermind-bot copy-db FROM TO: no Discord, no token
         from .copy_db import main as copy_db
         return copy_db(sys.argv[2:])
+    if sys.argv[1:] == ["--check"]:  # the configuration checked, without Discord
+        from .check import main as check
+        return check()
     return serve()
 
 
@@ -79,25 +85,37 @@ def serve() -> int:
     bot = MastermindBot.from_settings(settings)
     try:
         asyncio.run(run(bot, settings.token))
-    except discord.LoginFailure:
-        return fail(REJECTED_TOKEN, 2)
-    except discord.ConnectionClosed as exc:
-        if exc.code in FATAL_CLOSES:
-            return fail(f"{FATAL_CLOSES[exc.code]} (gateway closed with {exc.code})", 2)
-        return fail(f"Discord closed the connection ({exc.code}): try again in a moment.", 1)
-    except discord.PrivilegedIntentsRequired:
-        return fail(FATAL_CLOSES[4014], 2)
-    except DatabaseUnusable as exc:
-        return fail(f"{exc}. Nothing was changed.", 2)
-    except MetricsPortUnusable as exc:
-        return fail(str(exc), 2)
-    except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
-        return fail(f"could not reach Discord ({type(exc).__name__}): check the network "
-                    f"connection and try again.", 1)
     except KeyboardInterrupt:
         pass
+    except Exception as exc:
+        stopped = why_stopped(exc)
+        if stopped is None:  # a bug: its traceback is the report
+            raise
+        return fail(*stopped)
     return 0
 
+
+def why_stopped(error: Exception) -> tuple[str, int] | None:
+    """The one line and exit code for what stopped the bot, or None for a bug."""
+    if isinstance(error, discord.LoginFailure):
+        return REJECTED_TOKEN, 2
+    if isinstance(error, discord.PrivilegedIntentsRequired):  # discord.py's close 4014
+        return f"{FATAL_CLOSES[4014]} (gateway closed with 4014)", 2
+    if isinstance(error, discord.ConnectionClosed):
+        if error.code in FATAL_CLOSES:
+            return f"{FATAL_CLOSES[error.code]} (gateway closed with {error.code})", 2
+        return f"Discord closed the connection ({error.code}): try again in a moment.", 1
+    if isinstance(error, DatabaseUnusable):
+        return f"{error}. Nothing was changed.", 2
+    if isinstance(error, MigrationError):
+        return f"{error}. It was rolled back; the migrations before it stay applied.", 2
+    if isinstance(error, MetricsPortUnusable):
+        return str(error), 2
+    if isinstance(error, aiohttp.ClientError | OSError | discord.GatewayNotFound
+                  | discord.HTTPException):
+        return (f"could not reach Discord ({type(error).__name__}): check the network "
+                f"connection and try again.", 1)
+    return None
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -218,14 +218,24 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
     async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop taking interactions, let the running ones finish (up to ``grace`` seconds),
         then close the gateway, the HTTP session and the database."""
-        self.closing = True
-        running = [t for t in asyncio.all_tasks() if _answers_an_interaction(t)]
-        if running:
-            log.info("waiting for %d running interactions", len(running))
-            _, late = await asyncio.wait(running, timeout=grace)
-            if late:
-                log.warning("%d interactions still running after %.0f s", len(late), grace)
+        await self.drain(grace)
         await self.close()
+
+    async def drain(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Refuse new interactions and wait up to ``grace`` seconds for the running ones,
+        and for the board updates they start meanwhile, to finish."""
+        self.closing = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        told = False
+        while running := [t for t in asyncio.all_tasks() if _answers_an_interaction(t)]:
+            if not told:
+                log.info("waiting for %d running interactions", len(running))
+                told = True
+            if loop.time() >= deadline:
+                log.warning("%d interactions still running after %.0f s", len(running), grace)
+                return
+            await asyncio.wait(running, timeout=deadline - loop.time())
 
     async def sync_commands(self) -> None:
         if self.dev_guild_id:
@@ -238,6 +248,11 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             log.info("synced %d global commands (they can take a while to appear)", len(synced))
 
     async def close(self) -> None:
+        """Close everything, after draining like :meth:`shutdown` when nothing did yet:
+        discord.py closes the client itself on a fatal gateway close (4004 after a token
+        reset), and the moves still running need the database and HTTP to finish."""
+        if not self.closing:
+            await self.drain()
         try:
             await super().close()
         finally:

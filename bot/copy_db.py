@@ -154,7 +154,7 @@ class Copier:
     async def _make_room(self, dst: Connection, plan: list[TableCopy], replace: bool) -> int:
         held = {t.name: n for t in plan if (n := await self.store.count(dst, t.name))}
         if held and not replace:
-            listed = ", ".join(f"{name} ({n} rows)" for name, n in held.items())
+            listed = ", ".join(f"{name} ({count_rows(n)})" for name, n in held.items())
             raise CopyRefused(f"TO already holds data: {listed}. Nothing was changed. Copy into "
                               f"an empty database, or pass --replace to delete TO's rows first")
         if held:  # every table at once (children first), as TRUNCATE wants them together
@@ -183,8 +183,8 @@ class Copier:
             rows, total = await self._read_back(dst, table)
             if (rows, total) != (table.rows, table.digest):
                 raise VerificationFailed(
-                    f"the table {table.name} differs after the copy ({table.rows} rows in "
-                    f"FROM, {rows} in TO)")
+                    f"the table {table.name} differs after the copy ({count_rows(table.rows)} "
+                    f"in FROM, {rows:,} in TO)")
         self.check_seconds = time.perf_counter() - started
         if not rebuild:
             return
@@ -225,15 +225,20 @@ async def copy_database(source: str, target: str, *, replace: bool = False,
         await src.close()
 
 
+def count_rows(count: int, width: int = 0) -> str:
+    """``1 row``, ``5,000 rows``; the number right-aligned in ``width`` for the report."""
+    return f"{count:>{width},} row{'' if count == 1 else 's'}"
+
+
 def format_report(report: CopyReport) -> str:
     copying = report.seconds - report.check_seconds - report.rebuild_seconds
     rate = report.rows / copying if copying > 0 else 0.0
     lines = [f"copied {report.source} -> {report.target} (schema version {report.version})"]
     if report.replaced:
-        lines.append(f"  --replace: deleted the {report.replaced:,} rows TO held first")
+        lines.append(f"  --replace: deleted the {count_rows(report.replaced)} TO held first")
     width = max([len(t.name) for t in report.tables] + [5])
-    lines += [f"  {t.name:<{width}} {t.rows:>10,} rows" for t in report.tables]
-    lines.append(f"  {'all':<{width}} {report.rows:>10,} rows in {copying:.2f} s "
+    lines += [f"  {t.name:<{width}} {count_rows(t.rows, 10)}" for t in report.tables]
+    lines.append(f"  {'all':<{width}} {count_rows(report.rows, 10)} in {copying:.2f} s "
                  f"({rate:,.0f} rows/s)")
     rebuilt = (f"rebuilding results and standings from the copied games gives the same rows "
                f"({report.rebuild_seconds:.2f} s)" if report.rebuilt else

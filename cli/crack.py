@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -109,17 +110,21 @@ def crack_game(
     read: Read,
     out: TextIO,
     style: Style | None = None,
+    confirm_quit: Callable[[], bool] | None = None,
 ) -> CrackResult:
-    """Run one game in which the computer guesses the player's code from their replies."""
-    return _Crack(rules, strategy, seed=seed, read=read, out=out, style=style or Style()).run()
+    """Run one game in which the computer guesses the player's code from their replies.
+    ``confirm_quit`` asks before ``quit`` ends it (in a match, quitting forfeits)."""
+    return _Crack(rules, strategy, seed=seed, read=read, out=out, style=style or Style(),
+                  confirm_quit=confirm_quit).run()
 
 
 class _Crack:
     """One ``crack`` game: the loop asks, each handler answers one kind of input."""
 
     def __init__(self, rules: Rules, strategy: str, *, seed: int, read: Read, out: TextIO,
-                 style: Style):
+                 style: Style, confirm_quit: Callable[[], bool] | None = None):
         self.rules, self.read, self.out, self.style = rules, read, out, style
+        self.confirm_quit = confirm_quit
         self.session = SolverSession(rules, strategy, seed=seed)
 
     def say(self, text: str = "") -> None:
@@ -177,7 +182,7 @@ class _Crack:
         if handle_common_word(
             word, quit_words=QUIT_WORDS, help_lines=help_text(self.rules, self.style),
             turns=session.turns, rules=self.rules, style=self.style, empty="No replies yet.",
-            say=self.say,
+            say=self.say, confirm_quit=self.confirm_quit,
         ):
             return False
         if word in UNDO_WORDS:

@@ -48,6 +48,14 @@ def _strategy_help() -> str:
     return "strategies:\n" + "\n".join(lines)
 
 
+def _strategy(words: str) -> argparse.ArgumentParser:
+    """``--strategy``, described for the command that takes it."""
+    strategy = argparse.ArgumentParser(add_help=False)
+    strategy.add_argument("--strategy", choices=tuple(STRATEGIES), default=None,
+                          metavar="NAME", help=words)
+    return strategy
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
@@ -75,12 +83,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="at the end, show how each guess compares with the solver's, and skill and luck "
         "scores",
     )
-    strategy = argparse.ArgumentParser(add_help=False)
-    strategy.add_argument(
-        "--strategy", choices=tuple(STRATEGIES), default=None, metavar="NAME",
-        help=f"how the computer guesses (crack: the strongest for the size, evaluate: "
-        f"{DEFAULT_STRATEGY}; see below)",
-    )
 
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -103,7 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     crack = commands.add_parser(
-        "crack", parents=[strategy, size, game, analysis, common], formatter_class=raw,
+        "crack", parents=[_strategy("how the computer guesses your code (default: the strongest "
+                                    "for the size; see below)"), size, game, analysis, common],
+        formatter_class=raw,
         help="think of a code and let the computer break it",
         description="Think of a code; the computer guesses and you reply with black and "
         "white pegs.",
@@ -114,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     ev = commands.add_parser(
-        "evaluate", parents=[strategy, size, game, common], formatter_class=raw,
+        "evaluate", parents=[_strategy(f"the strategy to measure (default: {DEFAULT_STRATEGY}; "
+                                       f"see below)"), size, game, common],
+        formatter_class=raw,
         help="play a strategy against every secret and show how many guesses it needs",
         description="Play a strategy against every possible secret and report the "
         "distribution of guesses.",
@@ -124,7 +130,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", action="store_true", help="print one JSON object")
 
     match = commands.add_parser(
-        "match", parents=[strategy, size, game, common], formatter_class=raw,
+        "match", parents=[_strategy("how the computer guesses your codes in its halves "
+                                    "(default: the strongest for the size; see below)"),
+                          size, game, common],
+        formatter_class=raw,
         help="the 1978 game: rounds in which you break my code, then I break yours",
         description="Play rounds: in each one you break the computer's code, then it breaks "
         "yours. Each side scores the moves it needed; fewer moves wins.",

@@ -4,6 +4,7 @@ a code it failed to break), and after the last round the fewer moves wins."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -12,7 +13,7 @@ from engine import Rules, draw_secret
 from .crack import crack_game
 from .play import play_game
 from .render import Style
-from .session import Read, plural
+from .session import Read, ask, plural
 
 TRY_AGAIN = ("You gave me inconsistent information. Try again, and this time please be more "
              "careful: think of a code, and I start this half-round over.")
@@ -37,7 +38,8 @@ def match_game(
     out: TextIO,
     style: Style | None = None,
 ) -> MatchResult:
-    """Play ``rounds`` rounds; ``seed`` makes the computer's codes reproducible."""
+    """Play ``rounds`` rounds; ``seed`` makes the computer's codes reproducible. The score
+    is shown once both halves of a round are played; quitting asks first, as it forfeits."""
     style = style or Style()
     halves: list[int] = []
 
@@ -47,6 +49,7 @@ def match_game(
     def result(outcome: str) -> MatchResult:
         return MatchResult(outcome, sum(halves[0::2]), sum(halves[1::2]), tuple(halves))
 
+    confirm_quit = _asker(halves, read, out, style)
     say(style.bold(f"A match of {plural(rounds, 'round')}: in each one you break my code, "
                    f"then I break yours."))
     say(f"You score the moves you needed, I score mine; a code not broken scores "
@@ -54,42 +57,82 @@ def match_game(
     for round_ in range(1, rounds + 1):
         for half in (_your_half, _my_half):
             say()
-            moves = half(rules, round_, rounds, strategy, seed, read, out, style)
+            moves = half(rules, round_, rounds, strategy, seed, read, out, style,
+                         confirm_quit)
             if moves is None:
                 say(style.bad("You quit, so you forfeit the match."))
+                say(f"Final score: {standing(halves)}.")
                 return result("quit")
             halves.append(moves)
-            say(f"Score: you {sum(halves[0::2])}, me {sum(halves[1::2])} (fewer moves wins)")
+            if half is _your_half:
+                say(f"You scored {plural(moves, 'move')} this round; now my half.")
+        say(f"Score after round {round_}: you {sum(halves[0::2])}, me {sum(halves[1::2])} "
+            f"(fewer moves wins)")
     final = result("draw")
+    outcome, line = _verdict(final, style)
     say()
+    say(line)
+    return result(outcome)
+
+
+def _verdict(final: MatchResult, style: Style) -> tuple[str, str]:
     if final.you < final.computer:
-        say(style.good(f"You win the match, {final.you} moves to {final.computer}!"))
-        return result("you")
+        return "you", style.good(f"You win the match, {plural(final.you, 'move')} to "
+                                 f"{final.computer}!")
     if final.you > final.computer:
-        say(f"I win the match, {final.computer} moves to {final.you}.")
-        return result("computer")
-    say(f"A draw: {final.you} moves each.")
-    return final
+        return "computer", f"I win the match, {plural(final.computer, 'move')} to {final.you}."
+    return "draw", f"A draw: {plural(final.you, 'move')} each."
+
+
+def _asker(halves: list[int], read: Read, out: TextIO, style: Style
+           ) -> Callable[[], bool]:
+    """Asks before ``quit`` ends a match, saying the score it would end on."""
+    def confirm_quit() -> bool:
+        print(style.warn(f"Quitting forfeits the match ({standing(halves)})."), file=out)
+        answer = ask(read, "Forfeit the match? (yes/no)> ", out)  # end of input: yes
+        if answer.lower() in ("y", "yes"):
+            return True
+        print("Not quitting: carry on.", file=out)
+        return False
+
+    return confirm_quit
+
+
+def standing(halves: list[int]) -> str:
+    """The score over the rounds both sides played, and a half-played round's first half."""
+    full = len(halves) // 2
+    if full:
+        done = (f"you {sum(halves[0:2 * full:2])}, me {sum(halves[1:2 * full:2])} after "
+                f"{plural(full, 'round')}")
+    else:
+        done = "no round finished yet"
+    if len(halves) % 2:
+        done += f"; this round, you {halves[-1]}, me not played yet"
+    return done
 
 
 def _your_half(rules: Rules, round_: int, rounds: int, strategy: str, seed: int | None,
-               read: Read, out: TextIO, style: Style) -> int | None:
+               read: Read, out: TextIO, style: Style,
+               confirm_quit: Callable[[], bool]) -> int | None:
     """You break the computer's code: your moves, or None when you quit."""
     print(style.bold(f"Round {round_} of {rounds}, first half: break my code."), file=out)
     secret = draw_secret(rules, None if seed is None else seed + round_)
-    played = play_game(rules, secret, read=read, out=out, style=style)
+    played = play_game(rules, secret, read=read, out=out, style=style,
+                       confirm_quit=confirm_quit)
     if played.outcome == "quit":
         return None
     return len(played.turns) if played.outcome == "won" else rules.max_guesses + 1
 
 
 def _my_half(rules: Rules, round_: int, rounds: int, strategy: str, seed: int | None,
-             read: Read, out: TextIO, style: Style) -> int | None:
+             read: Read, out: TextIO, style: Style,
+             confirm_quit: Callable[[], bool]) -> int | None:
     """The computer breaks your code (a reveal starts it over): its moves, or None."""
     print(style.bold(f"Round {round_} of {rounds}, second half: now I break your code."),
           file=out)
     while True:
-        cracked = crack_game(rules, strategy, seed=seed or 0, read=read, out=out, style=style)
+        cracked = crack_game(rules, strategy, seed=seed or 0, read=read, out=out, style=style,
+                             confirm_quit=confirm_quit)
         if cracked.outcome != "revealed":
             break
         print(style.warn(TRY_AGAIN), file=out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -36,8 +37,9 @@ def help_text(rules: Rules, style: Style) -> list[str]:
         f"    {style.black_key} black = right colour in the right place",
         f"    {style.white_key} white = right colour in the wrong place",
         f"    {style.no_key} none  = the other pegs: colours not (or no more) in the code",
-        f"  You have {plural(rules.max_guesses, 'guess', 'guesses')}; a code that can't be "
-        "right doesn't use one up.",
+        f"  You have {plural(rules.max_guesses, 'guess', 'guesses')}. A typo (not a code of "
+        "this game) or a code you already tried",
+        "  uses none; any other code uses one, even a code the key pegs so far rule out.",
         "  Commands: board (your guesses so far), help, quit (give up and see the code).",
     ]
 
@@ -49,8 +51,10 @@ def play_game(
     read: Read,
     out: TextIO,
     style: Style | None = None,
+    confirm_quit: Callable[[], bool] | None = None,
 ) -> PlayResult:
-    """Run one game in which the player guesses ``secret``; returns how it ended."""
+    """Run one game in which the player guesses ``secret``; returns how it ended.
+    ``confirm_quit`` asks before ``quit`` ends it (in a match, quitting forfeits)."""
     style = style or Style()
     secret = parse_code(secret, rules)
     turns: list[Turn] = []
@@ -72,6 +76,7 @@ def play_game(
             if handle_common_word(
                 word, quit_words=QUIT_WORDS, help_lines=help_text(rules, style), turns=turns,
                 rules=rules, style=style, empty="No guesses yet.", say=say,
+                confirm_quit=confirm_quit,
             ):
                 continue
             try:

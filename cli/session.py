@@ -44,10 +44,14 @@ def handle_common_word(
     style: Style,
     empty: str,
     say: Callable[[str], None],
+    confirm_quit: Callable[[], bool] | None = None,
 ) -> bool:
-    """The words every game loop knows (quit, help, board); True when ``word`` was one."""
+    """The words every game loop knows (quit, help, board); True when ``word`` was one.
+    ``confirm_quit``, when given, asks first whether to quit (a match: it forfeits)."""
     if word in quit_words:
-        raise Quit
+        if confirm_quit is None or confirm_quit():
+            raise Quit
+        return True
     if word in HELP_WORDS:
         for line in help_lines:
             say(line)

@@ -142,7 +142,7 @@ def verdict(*, won: bool, before: int, after: int, worst: int, solver_worst: int
             was_possible: bool) -> str:
     """One line on a move, judged by what it risked (its worst case), not by its luck."""
     if won:
-        return "found it" if before == 1 else f"found it: a 1 in {before} shot"
+        return "found it" if before == 1 else f"found it: a 1 in {before:,} shot"
     if before == 1:
         return "only one code was left: it wins at once"
     if worst <= solver_worst:
@@ -150,8 +150,8 @@ def verdict(*, won: bool, before: int, after: int, worst: int, solver_worst: int
     if worst <= solver_worst * 1.5 or worst - solver_worst <= 2:
         return "good"
     if after > solver_worst:
-        return f"left {after} where {solver_worst} was possible"
-    return f"risky: could have left {worst} where {solver_worst} was possible"
+        return f"left {after:,} where {solver_worst:,} was possible"
+    return f"risky: could have left {worst:,} where {solver_worst:,} was possible"
 
 
 def analyse(

@@ -221,6 +221,9 @@ async def test_a_double_click_counts_once(fake_discord, start_bot, world, db_pat
     refused = [r for r in (first, second) if r.messages and r.messages[-1].ephemeral]
     assert len(refused) == 1
     assert "out of date" in refused[0].messages[-1].embed["title"]
+    told = refused[0].messages[-1].embed["description"]
+    # Refused before its write, or by it: either way true words (never "on guess 1 now").
+    assert "guess 1" in told.lower() and "I'm on guess 1 now" not in told, told
     with dbtools.connect(db_path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM challenge_replies").fetchone() == (1,)
     assert pending(fake_discord.message(board.id))[0] == 2

@@ -146,10 +146,26 @@ async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_pa
 
 async def test_the_seed_is_drawn_once_and_kept(fake_discord, start_bot, db_path):
     await start_bot()
-    first = rows(db_path, "SELECT value FROM bot_settings")
+    first = rows(db_path, "SELECT name, value FROM bot_settings ORDER BY name")
     await start_bot()  # a restart keeps it
-    assert rows(db_path, "SELECT value FROM bot_settings") == first
-    assert len(first[0][0]) == 64
+    assert rows(db_path, "SELECT name, value FROM bot_settings ORDER BY name") == first
+    assert len(dict(first)["daily_seed"]) == 64
+
+
+async def test_a_fresh_database_names_no_code_for_the_day_before_the_daily(
+        fake_discord, start_bot, world, db_path, wall_clock):
+    """Issue 20: the first day's board showed "Yesterday's code" for a day with no daily."""
+    bot = await start_bot()
+    first_day = todays_code(db_path, wall_clock.now)
+    board = await daily(fake_discord, bot, world.alice, world.guild, world.general)
+    assert "Yesterday's code" not in [f["name"] for f in board.embed.get("fields", [])]
+    now = dt.datetime.fromtimestamp(wall_clock.now, tz=dt.UTC)
+    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+    wall_clock.advance((midnight - now).total_seconds() + 5)
+    bot = await start_bot()  # a restart on the second day keeps the first day
+    board = await daily(fake_discord, bot, world.alice, world.guild, world.general)
+    fields = {f["name"]: f["value"] for f in board.embed["fields"]}
+    assert fields["Yesterday's code"].endswith(f"`{first_day}`")
 
 
 async def test_bad_daily_guesses_change_nothing(fake_discord, start_bot, world, db_path,

@@ -297,3 +297,32 @@ async def test_a_slow_discord_still_gets_one_answer_and_one_move(
     answers = sorted([first.ephemeral, second.ephemeral])
     assert answers == [False, True]  # one board; the repeat costs no turn and says so
     assert len(snapshot(db_path)["guesses"]) == 1
+
+
+async def test_a_connection_dropped_after_discord_took_the_answer_is_logged_as_such(
+    fake_discord, start_bot, world, db_path, caplog
+):
+    """Issue 20: it was logged as an unexpected error with a traceback, then "delivered
+    twice?". Discord has the answer; the bot can't know until its second try is refused."""
+    import logging
+
+    import aiohttp
+
+    caplog.set_level(logging.INFO, logger="bot")
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world)
+    code = wrong(secret_of(db_path, world.general.id))
+    fake_discord.state.drop_after_next("POST", r"/interactions/\d+/[^/]+/callback")
+    fake_discord.expect_error(aiohttp.ServerDisconnectedError)  # reaches the tree, reported
+    fake_discord.expect_violation(40060)  # the error message, refused: answered already
+    result = await guess(fake_discord, bot, world, code)
+    assert not result.ephemeral and code in result.original.embed["description"]
+    assert [g["code"] for g in snapshot(db_path)["guesses"]] == [code]
+    said = [(r.levelname, r.getMessage()) for r in caplog.records if r.name.startswith("bot")]
+    assert any(level == "WARNING" and "connection to Discord dropped while answering guess"
+               in text and "move stored" in text for level, text in said), said
+    assert any(level == "INFO" and "Discord had taken the answer before the connection "
+               "dropped" in text for level, text in said), said
+    assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info]
+    assert not any("delivered twice" in text for _, text in said)
+    fake_discord.assert_no_violations()

@@ -417,6 +417,7 @@ async def test_player_against_player(fake_discord, start_bot, world, db_path):
     assert not accepted.ephemeral
     again = await accept(bot)  # a double click: told it is out of date, nothing changes
     assert again.ephemeral and again.embed["title"] == "That button is out of date"
+    assert "invitation was accepted already" in again.embed["description"]  # not "code set"
     assert the_match(db_path)["status"] == "active"
     invitation = fake_discord.message(invitation.id)
     assert invitation.custom_ids == [f"mmm:code:{match_id}:0"]

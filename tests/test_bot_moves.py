@@ -41,7 +41,11 @@ async def test_two_feedbacks_sent_together_answer_only_the_guess_shown(
     stale = [r for r in (first, second) if out_of_date(r)]
     shown = [r for r in (first, second) if not out_of_date(r)]
     assert len(stale) == 1 and len(shown) == 1
-    assert "Nothing was stored" in stale[0].messages[-1].embed["description"]
+    told = stale[0].messages[-1].embed["description"]
+    assert "Nothing was stored" in told
+    # It typed, so it hears of the other reply, not of a button (issue 20).
+    assert "Another reply to guess 1 was stored a moment before yours" in told, told
+    assert "button" not in told and "click" not in told
     assert replies(db_path) == [(1, 0, 1, 0)]
     assert pending(shown[0].original)[0] == 2
     # Typed after guess 2 was shown, the same command answers guess 2.
@@ -67,6 +71,8 @@ async def test_a_double_click_on_take_back_takes_back_one_reply(
         fake_discord.click(bot, board, f"mmc:undo:{gid}:2", user=world.alice),
     )
     assert sum(out_of_date(r) for r in (first, second)) == 1
+    told = next(r for r in (first, second) if out_of_date(r)).messages[-1].embed["description"]
+    assert "reply to guess 2" in told and "is to guess 2 now" not in told, told
     assert replies(db_path) == [(1, 0, 1, 0), (2, 0, 0, 1)]  # only reply 2 was taken back
     assert pending(fake_discord.message(board.id))[0] == 2
 
@@ -133,7 +139,60 @@ async def test_new_game_after_an_idle_challenge_has_no_empty_code(
                                        channel=world.general, guild=world.guild)
     description = started.embed["description"]
     assert "previous challenge here" in description and "abandoned" in description
-    assert "``" not in description and "code was" not in description
+    assert "``" not in description
+    # Its code was the challenger's: never shown to the bot, so said to be unrevealed.
+    assert f"its code was never revealed (only <@{world.alice.id}> knew it)" in description
+
+
+async def test_feedback_after_an_idle_challenge_says_its_code_was_never_revealed(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    bot = await start_bot()
+    await start(fake_discord, bot, world)
+    wall_clock.advance(25 * 3600)
+    late = await feedback(fake_discord, bot, world, 0, 1)
+    assert late.ephemeral and late.embed["title"] == "No game is running here"
+    assert ("The last challenge here went 24 hours without a move and was abandoned; its code "
+            f"was never revealed (only <@{world.alice.id}> knew it)") in late.embed["description"]
+    assert "`/challenge`" in late.embed["description"]
+
+
+async def test_feedback_typed_before_a_guess_was_shown_is_refused_in_challenges_and_matches(
+    fake_discord, start_bot, world, db_path
+):
+    """Issue 20: in a match, /feedback typed before the bot's half showed its first guess
+    was taken as the answer to it; /challenge refused the same as out of date."""
+    from test_bot_match import running_game
+
+    bot = await start_bot()
+    early = fake_discord.late_slash("feedback", user=world.alice, channel=world.general,
+                                    guild=world.guild, black=0, white=1)
+    await start(fake_discord, bot, world)
+    refused = await early(bot)
+    assert out_of_date(refused) and "after you typed that" in refused.embed["description"]
+    assert replies(db_path) == []
+    await fake_discord.slash(bot, "mastermind quit", user=world.alice, channel=world.general,
+                             guild=world.guild)
+
+    # A match against the bot: alice breaks its code at once, then it breaks hers.
+    await fake_discord.slash(bot, "match", user=world.alice, channel=world.general,
+                             guild=world.guild, rounds=1)
+    secret = running_game(db_path, world.general.id)["secret"]
+    early = fake_discord.late_slash("feedback", user=world.alice, channel=world.general,
+                                    guild=world.guild, black=0, white=1)
+    won = await fake_discord.slash(bot, "guess", user=world.alice, channel=world.general,
+                                   guild=world.guild, code=secret)
+    assert not won.ephemeral
+    half = running_game(db_path, world.general.id)
+    assert half["kind"] == "challenge"
+    before = snapshot(db_path), replies(db_path)
+    refused = await early(bot)
+    assert out_of_date(refused) and "after you typed that" in refused.embed["description"]
+    assert (snapshot(db_path), replies(db_path)) == before
+    # Typed after the guess was shown, the same reply is the answer to it.
+    later = await feedback(fake_discord, bot, world, 0, 1)
+    assert not later.ephemeral, later.embed
+    assert replies(db_path) == [(1, 0, 1, 0)]
 
 
 class StatementLog:

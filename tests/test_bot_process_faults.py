@@ -68,11 +68,19 @@ def directory(path: Path) -> Path:
     return path
 
 
+def under_a_file(path: Path) -> Path:
+    """A database whose folder is a file (a typo in DATABASE_URL, say)."""
+    blocker = path.parent / "notes.txt"
+    blocker.write_text("a file, not a folder")
+    return blocker / path.name
+
+
 @pytest.mark.sqlite_only
 @pytest.mark.parametrize(("make", "words"), [
     (garbage, "not an SQLite database"),
     (truncated, "not an SQLite database"),
     (directory, "is a directory"),
+    (under_a_file, "notes.txt is a file, not a folder"),
 ])
 async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path, make, words,
                                                                         backend):
@@ -84,6 +92,26 @@ async def test_a_bad_database_is_one_line_and_exit_2_and_left_untouched(tmp_path
     assert "Traceback" not in output, output
     if before is not None:
         assert db.read_bytes() == before
+
+
+@pytest.mark.sqlite_only
+async def test_a_database_url_under_a_file_names_the_file(tmp_path, backend):
+    """Issue 20: a raw traceback ending "Event loop is closed" came after the line."""
+    blocker = tmp_path / "data"
+    blocker.write_text("not a folder")
+    url = f"sqlite:///{blocker}/games.sqlite3"
+    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+        guild = server.state.create_guild("Guild")
+        env = {k: v for k, v in bot_env(server, "unused", guild).items()
+               if k != "DATABASE_PATH"}
+        async with bot_process({**env, "DATABASE_URL": url}, tmp_path) as bot:
+            code = await bot.finish()
+    ours = our_lines(bot)
+    assert code == 2, bot.output
+    assert ours == [f"mastermind-bot: the database {blocker}/games.sqlite3 can't be created: "
+                    f"{blocker} is a file, not a folder. Nothing was changed."], bot.output
+    assert "Traceback" not in bot.output and "Event loop is closed" not in bot.output
+    assert blocker.read_text() == "not a folder"
 
 
 def missing_database(url: str) -> str:
@@ -143,6 +171,20 @@ def old_database(path: Path) -> None:
 
 
 @pytest.mark.sqlite_only
+async def test_a_migration_that_fails_is_one_line_and_exit_2(tmp_path, backend):
+    db = tmp_path / "clash.sqlite3"
+    old_database(db)
+    with contextlib.closing(sqlite3.connect(db)) as conn:  # a table migration 002 creates
+        conn.execute("CREATE TABLE players (someone TEXT)")
+        conn.commit()
+    code, ours, output = await exit_of(tmp_path, db)
+    assert code == 2 and len(ours) == 1, output
+    assert "migration 002_board_and_players.sql failed" in ours[0] and "rolled back" in ours[0]
+    assert "Traceback" not in output, output
+    assert query(db, "SELECT MAX(version) FROM schema_migrations") == [(1,)]
+
+
+@pytest.mark.sqlite_only
 async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path, backend):
     with small_disk(tmp_path) as disk:
         db = disk / "games.sqlite3"
@@ -191,6 +233,52 @@ async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path, db
     ours = our_lines(bot)
     assert len(ours) == 1 and "rejected DISCORD_TOKEN" in ours[0], bot.output
     assert "Traceback" not in bot.output, bot.output
+
+
+@pytest.mark.parametrize(("close", "words"), [(4004, "rejected DISCORD_TOKEN"),
+                                               (4014, "refused a privileged intent")])
+async def test_a_fatal_close_mid_move_drains_like_sigterm_then_says_one_line(
+        tmp_path, db_path, close, words):
+    """Issue 20: a token reset while a move ran gave tracebacks (the move's work after its
+    answer met a closed database, its report a closed HTTP session) and lost its board."""
+    from test_bot_faults import HeldLock  # another process holding the write lock
+
+    db = process_db(tmp_path, db_path, "fatal.sqlite3")
+    async with asyncio.timeout(TEST_BUDGET * 2), FakeDiscordServer() as server:
+        state = server.state
+        guild = state.create_guild("Guild")
+        alice = state.create_user("alice")
+        async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
+            await wait_ready(server, bot, guild, syncs_before=0)
+            opened = await server.slash("mastermind new", user=alice, guild=guild)
+            first_board = opened.record.original_message_id
+            ((secret,),) = query(db, "SELECT secret FROM games")
+            code = next(c for c in ("1122", "3344", "5566") if c != secret)
+            lock = HeldLock(db_path if is_postgres(db_path) else db)
+            try:
+                rec = state.new_command_interaction(
+                    "guess", user=alice, guild=guild, options={"code": code},
+                    context_keywords=["user", "guild"])
+                session = await server.wait_for_session(STEP)
+                session.dispatch("INTERACTION_CREATE", rec.payload)
+                await server.wait_until(lambda: rec.callback is not None, timeout=STEP,
+                                        what="the guess to be deferred behind the lock")
+                await session.close(close, "fatal")  # the move is still waiting to write
+                await asyncio.sleep(0.5)
+            finally:
+                lock.release()
+            assert await bot.finish() == 2
+    ours = our_lines(bot)
+    assert len(ours) == 1 and words in ours[0] and str(close) in ours[0], bot.output
+    assert "Traceback" not in bot.output and "Event loop is closed" not in bot.output, (
+        bot.output)
+    # The move was stored, answered with its board, and the board it replaced shrank.
+    assert query(db, "SELECT code FROM guesses") == [(code,)]
+    answer = state.messages[rec.original_message_id]
+    assert not answer.loading and code in answer.embeds[0]["description"], answer
+    shrunk = state.messages[first_board]
+    assert shrunk.embeds == [] and shrunk.content, shrunk  # one line, the board gone
+    assert "waiting for 1 running interactions" in bot.output
 
 
 async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_path, db_path):

@@ -120,6 +120,21 @@ def test_play_board_and_help():
     assert script.prompts.count("Guess 3/10> ") == 3  # board and help used no guess
 
 
+def test_play_help_says_which_codes_use_a_guess_as_they_do():
+    """Issue 20: help said "a code that can't be right doesn't use one up", but a code the
+    replies rule out does use a guess; only a typo or a repeat doesn't."""
+    lines = ["1122", "help", "1111", "12x4", "1122", "3456"]
+    result, text, script = play(lines, secret="3456")
+    assert "can't be right" not in text
+    assert "A typo (not a code of this game) or a code you already tried" in text
+    assert "uses none; any other code uses one, even a code the key pegs so far rule out" in text
+    # 1111 is ruled out by 1122's 0 black 0 white, and uses guess 2; the typo and the
+    # repeat use none.
+    assert script.prompts == ["Guess 1/10> ", "Guess 2/10> ", "Guess 2/10> ", "Guess 3/10> ",
+                              "Guess 3/10> ", "Guess 3/10> "]
+    assert result.outcome == "won" and len(result.turns) == 3
+
+
 @pytest.mark.parametrize("ending", [["quit"], ["Q"], [], [KeyboardInterrupt]])
 def test_play_quit_eof_and_ctrl_c_reveal_the_code(ending):
     result, text, _ = play(["1122", *ending], secret="3456")

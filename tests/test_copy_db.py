@@ -22,6 +22,7 @@ from conftest import BACKENDS, secret_of
 from bot.app import MastermindBot
 from bot.copy_db import CopyRefused, VerificationFailed, copy_database
 from bot.features.daily.service import secret_for
+from bot.store import Database
 from engine import Feedback, Rules, SolverSession, code_from_digits, format_code, score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,6 +262,13 @@ async def test_re_runs_replace_and_refusals_on_the_command_line(
     report = await copy_database(str(db_path), url, replace=True, rebuild=False)
     assert report.replaced == report.rows == held - 1 and not report.rebuilt
     assert everything(url) == original
+
+    # A TO holding one row says so in the singular (issue 20: "(1 rows)").
+    lone = new_pg()
+    await (await Database.open(lone)).close()
+    write(lone, "INSERT INTO players (user_id, display_name, updated_at) VALUES (7, 'x', 1.0)")
+    refused = copy_cli(db_path, lone)
+    assert refused.returncode == 2 and "already holds data: players (1 row)." in refused.stderr
 
     # The same database twice, however it is spelt; a FROM that does not exist.
     for source, target in ((db_path, db_path), (f"sqlite:///{db_path}", db_path), (url, url)):

@@ -5,11 +5,19 @@ dropped are replaced without losing or doubling a move."""
 from __future__ import annotations
 
 import asyncio
+import getpass
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import dbtools
 import pytest
 from conftest import secret_of, snapshot
 
+from bot.app import MastermindBot
 from bot.store import Database
 
 pytestmark = pytest.mark.postgresql_only
@@ -98,3 +106,53 @@ async def test_a_database_out_of_reach_is_told_and_nothing_changes(
     played = await fake_discord.slash(bot, "guess", code=wrong, user=world.bob,
                                       channel=world.general, guild=world.guild)
     assert not played.ephemeral and [g["code"] for g in snapshot(db_path)["guesses"]] == [wrong]
+
+
+async def test_a_second_pytest_beside_the_suite_leaves_its_server_working(
+    fake_discord, start_bot, world, db_path, postgres_server, tmp_path, wall_clock
+):
+    """Issue 20: every pytest started as root resets pytest's temporary root to mode 0700;
+    the suite's server kept its data there, and its own system user lost access mid-run
+    (77 errors). Its data lives elsewhere now: another pytest starting beside the suite,
+    with a test of its own using tmp_path, leaves the server serving old and new databases."""
+    pgdata = Path(postgres_server._server.pgdata)
+    temp_root = Path(tempfile.gettempdir()) / f"pytest-of-{getpass.getuser()}"
+    assert not pgdata.resolve().is_relative_to(temp_root.resolve()), pgdata
+    bot = await start_bot()
+    await fake_discord.slash(bot, "mastermind new", user=world.alice, channel=world.general,
+                             guild=world.guild)
+    secret = secret_of(db_path, world.general.id)
+    misses = [c for c in ("1122", "3344", "5566") if c != secret]
+
+    beside = tmp_path / "beside"
+    beside.mkdir()
+    (beside / "test_tiny.py").write_text(
+        "def test_a_temporary_folder(tmp_path):\n    assert tmp_path.is_dir()\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                         str(beside)], cwd=beside, env=env, capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+    assert stat.S_IMODE(temp_root.stat().st_mode) == 0o700  # what locked the server out
+
+    # The database the suite made before, and its bot's pooled connections, still serve...
+    played = await fake_discord.slash(bot, "guess", code=misses[0], user=world.bob,
+                                      channel=world.general, guild=world.guild)
+    assert not played.ephemeral and misses[0] in played.embed["description"]
+    # ...and the server fixture still makes new databases a new bot plays on.
+    url = postgres_server.new_database()
+    try:
+        fresh = MastermindBot(database=url, clock=wall_clock)
+        await fake_discord.login(fresh)
+        await fake_discord.slash(fresh, "mastermind new", user=world.alice,
+                                 channel=world.other, guild=world.guild)
+        code = next(c for c in misses if c != secret_of(url, world.other.id))
+        again = await fake_discord.slash(fresh, "guess", code=code, user=world.bob,
+                                         channel=world.other, guild=world.guild)
+        assert not again.ephemeral
+        assert [g["code"] for g in snapshot(url)["guesses"]] == [code]
+        await fresh.close()
+    finally:
+        postgres_server.drop_database(url)
+    assert [g["code"] for g in snapshot(db_path)["guesses"]] == [misses[0]]

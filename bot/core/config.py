@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,43 +52,94 @@ class Settings:
 
     @classmethod
     def from_env(cls, env_file: str | os.PathLike | None = ".env") -> Settings:
-        if env_file is not None:
-            load_dotenv(env_file, override=False)
-        token = os.environ.get("DISCORD_TOKEN", "").strip()
-        if not token:
-            raise ConfigError(
-                "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example) or the "
-                "environment. No token? `mastermind play` works offline."
-            )
-        guild = os.environ.get("DEV_GUILD_ID", "").strip()
-        if guild and not guild.isdigit():
-            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), got {guild!r}")
-        hours = os.environ.get("IDLE_TIMEOUT_HOURS", "").strip() or str(DEFAULT_IDLE_HOURS)
+        """The settings, or the first problem (``--check`` lists them all: :func:`read_env`)."""
+        values, problems = read_env(env_file)
+        if problems:
+            raise next(iter(problems.values()))
+        return cls(**values)
+
+
+Env = Mapping[str, str]
+
+
+def read_env(env_file: str | os.PathLike | None = ".env"
+             ) -> tuple[dict[str, Any], dict[str, ConfigError]]:
+    """Every setting from the environment (and ``env_file``, which never overrides it): the
+    fields read, and the problem of each setting that can't be read, by its variable."""
+    if env_file is not None:
+        load_dotenv(env_file, override=False)
+    values: dict[str, Any] = {}
+    problems: dict[str, ConfigError] = {}
+    for variable, reader in _READERS:
         try:
-            idle = float(hours) * 3600
-        except ValueError:
-            raise ConfigError(f"IDLE_TIMEOUT_HOURS must be a number, got {hours!r}") from None
-        if idle <= 0:
-            raise ConfigError("IDLE_TIMEOUT_HOURS must be more than 0")
-        level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
-        memory = os.environ.get("MEMORY_BUDGET_MB", "").strip() or str(DEFAULT_MEMORY_MB)
-        if not memory.isdigit() or int(memory) < MIN_MEMORY_MB:
-            raise ConfigError(
-                f"MEMORY_BUDGET_MB must be a whole number of MiB, at least {MIN_MEMORY_MB}, "
-                f"got {memory!r}")
-        return cls(
-            token=token,
-            database=_database(os.environ.get("DATABASE_URL", ""),
-                               os.environ.get("DATABASE_PATH", "")),
-            dev_guild_id=int(guild) if guild else None,
-            log_level=level,
-            idle_timeout=idle,
-            memory_budget=int(memory) * 2**20,
-            **_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
-            metrics_port=_metrics_port(os.environ.get("METRICS_PORT", "")),
+            values.update(reader(os.environ))
+        except ConfigError as exc:
+            problems[variable] = exc
+    return values, problems
+
+
+def _token(env: Env) -> dict[str, Any]:
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example) or the "
+            "environment. No token? `mastermind play` works offline."
         )
+    return {"token": token}
+
+
+def _dev_guild(env: Env) -> dict[str, Any]:
+    guild = env.get("DEV_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), got {guild!r}")
+    return {"dev_guild_id": int(guild) if guild else None}
+
+
+def _idle(env: Env) -> dict[str, Any]:
+    hours = env.get("IDLE_TIMEOUT_HOURS", "").strip() or str(DEFAULT_IDLE_HOURS)
+    try:
+        idle = float(hours) * 3600
+    except ValueError:
+        raise ConfigError(f"IDLE_TIMEOUT_HOURS must be a number, got {hours!r}") from None
+    if idle <= 0:
+        raise ConfigError("IDLE_TIMEOUT_HOURS must be more than 0")
+    return {"idle_timeout": idle}
+
+
+def _log_level(env: Env) -> dict[str, Any]:
+    level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
+    return {"log_level": level}
+
+
+def _memory(env: Env) -> dict[str, Any]:
+    memory = env.get("MEMORY_BUDGET_MB", "").strip() or str(DEFAULT_MEMORY_MB)
+    if not memory.isdigit() or int(memory) < MIN_MEMORY_MB:
+        raise ConfigError(
+            f"MEMORY_BUDGET_MB must be a whole number of MiB, at least {MIN_MEMORY_MB}, "
+            f"got {memory!r}")
+    return {"memory_budget": int(memory) * 2**20}
+
+
+def _database_env(env: Env) -> dict[str, Any]:
+    return {"database": _database(env.get("DATABASE_URL", ""), env.get("DATABASE_PATH", ""))}
+
+
+def _shards_env(env: Env) -> dict[str, Any]:
+    return _shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+
+
+def _metrics_env(env: Env) -> dict[str, Any]:
+    return {"metrics_port": _metrics_port(env.get("METRICS_PORT", ""))}
+
+
+#: Each setting's variable (as ``--check`` names it) and its reader, in the order checked.
+_READERS: tuple[tuple[str, Callable[[Env], dict[str, Any]]], ...] = (
+    ("DISCORD_TOKEN", _token), ("DEV_GUILD_ID", _dev_guild), ("IDLE_TIMEOUT_HOURS", _idle),
+    ("LOG_LEVEL", _log_level), ("MEMORY_BUDGET_MB", _memory), ("DATABASE_URL", _database_env),
+    ("SHARD_COUNT", _shards_env), ("METRICS_PORT", _metrics_env),
+)
 
 
 def _database(url: str, path: str) -> str:

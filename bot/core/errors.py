@@ -109,10 +109,17 @@ class OutOfDate(UserError):
     """An action meant for an earlier state of the board (a stale button, a double click,
     a ``/feedback`` typed before the guess it would answer was shown)."""
 
-    def __init__(self, game: GameRecord, given_turn: int | None):
+    def __init__(self, game: GameRecord, given_turn: int | None, *, action: str = "reply",
+                 raced: bool = False):
         super().__init__("that board is out of date")
+        #: The game as the action read it.
         self.game = game
+        #: The turn a button named; None for a typed ``/feedback``.
         self.given_turn = given_turn
+        #: What was refused: ``"reply"``, ``"take back"`` or ``"reveal"``.
+        self.action = action
+        #: True when another action was stored between this one's check and its write.
+        self.raced = raced
 
 
 class BadCode(UserError):

@@ -51,15 +51,20 @@ _TIED_EARLIER = ("solved = :solved AND guesses = :guesses AND (ended_at < :ended
 
 class DailyStore:
     # ---- the seed -------------------------------------------------------------------------
-    async def seed(self, conn: Connection, fresh: str) -> str:
-        """The stored daily seed; ``fresh`` is stored first if there is none (first start)."""
+    async def seed(self, conn: Connection, fresh: str, today: str) -> tuple[str, str]:
+        """The stored daily seed and the first day of the daily; at the very first start,
+        ``fresh`` and ``today`` are stored first (a database from before the first day was
+        kept takes the day of its first play)."""
         await conn.execute("INSERT INTO bot_settings (name, value)"
                            " VALUES ('daily_seed', ?) ON CONFLICT DO NOTHING", (fresh,))
+        await conn.execute("INSERT INTO bot_settings (name, value) SELECT 'daily_since',"
+                           " COALESCE(MIN(day), ?) FROM daily_plays WHERE true"
+                           " ON CONFLICT DO NOTHING", (today,))
         async with conn.execute(
-                "SELECT value FROM bot_settings WHERE name = 'daily_seed'") as cur:
-            row = await cur.fetchone()
-        assert row is not None
-        return str(row[0])
+                "SELECT name, value FROM bot_settings WHERE name IN ('daily_seed',"
+                " 'daily_since')") as cur:
+            found = {row[0]: str(row[1]) for row in await cur.fetchall()}
+        return found["daily_seed"], found["daily_since"]
 
     # ---- one player's play ----------------------------------------------------------------
     async def play(self, conn: Connection, day: str, user_id: int

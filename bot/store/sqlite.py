@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -28,10 +29,17 @@ from .db import (
 
 log = logging.getLogger(__name__)
 
+def _file_in_the_way(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` that is a file instead."""
+    return next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
+
+
 def _why_unusable(path: Path, error: BaseException) -> str:
     text = str(error).lower()
     if path.is_dir():
         return "is a directory, not a database file"
+    if (blocker := _file_in_the_way(path)) is not None:
+        return f"can't be created: {blocker} is a file, not a folder"
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return "is not an SQLite database, or is damaged: restore it from a backup or move it"
     if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
@@ -39,6 +47,18 @@ def _why_unusable(path: Path, error: BaseException) -> str:
     if "full" in text:
         return "can't grow: the disk is full"
     return f"can't be opened ({error})"
+
+
+async def connect(target: Path | str, **options: Any) -> aiosqlite.Connection:
+    """``aiosqlite.connect``, except that a failed connect waits for aiosqlite's worker
+    thread to stop: left running, it reports to an event loop that may be closed by then
+    (a traceback ending "Event loop is closed" after the one-line message)."""
+    pending = aiosqlite.connect(target, **options)
+    try:
+        return await pending
+    except BaseException:
+        await asyncio.to_thread(pending._thread.join, PATIENCE)
+        raise
 
 
 async def _enter_wal(connection: aiosqlite.Connection) -> None:
@@ -73,12 +93,12 @@ class SqliteDatabase(Database):
         Raises :class:`DatabaseUnusable` naming the file and the problem when it can't be
         used (not a database, a directory, read-only, disk full), leaving it untouched."""
         path = Path(path)
-        if path.is_dir():  # checked first: aiosqlite's thread outlives a failed connect
+        if path.is_dir() or _file_in_the_way(path):  # nothing to try: say so at once
             raise DatabaseUnusable(f"the database {path} {_why_unusable(path, OSError())}")
         try:
             if path.parent and not path.parent.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
-            connection = await aiosqlite.connect(path, isolation_level=None)
+            connection = await connect(path, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise DatabaseUnusable(f"the database {path} {_why_unusable(path, exc)}") from exc
         connection.row_factory = aiosqlite.Row
@@ -110,7 +130,7 @@ class SqliteDatabase(Database):
         (WAL), so reports don't read a half-finished game."""
         if self._reader is None:
             uri = f"{self.path.resolve().as_uri()}?mode=ro"
-            self._reader = await aiosqlite.connect(uri, uri=True)
+            self._reader = await connect(uri, uri=True)
             self._reader.row_factory = aiosqlite.Row
             await self._reader.execute("PRAGMA busy_timeout = 5000")
         return self._reader

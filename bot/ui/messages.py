@@ -72,12 +72,22 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _kind(game: GameRecord) -> str:
+    return "game" if game.kind is GameKind.BREAKER else "challenge"
+
+
+def _its_code(game: GameRecord) -> str:
+    """How an abandoned game's code is revealed: the bot's own, shown; a challenger's, never
+    told to the bot, said to be unrevealed (not left out, as if forgotten)."""
+    if game.secret:
+        return f"its code was {code_line(game.secret)}"
+    return f"its code was never revealed (only {mention(game.started_by)} knew it)"
+
+
 def abandoned_note(game: GameRecord) -> str:
     """Said when a new game replaces one that had gone idle."""
-    what = "game" if game.kind is GameKind.BREAKER else "challenge"
-    code = f"; its code was {code_line(game.secret)}" if game.secret else ""
-    return (f"The previous {what} here (#{game.id}) had no move for too long and was "
-            f"abandoned{code}.")
+    return (f"The previous {_kind(game)} here (#{game.id}) had no move for too long and was "
+            f"abandoned; {_its_code(game)}.")
 
 
 def _no_game(error: NoGameRunning) -> str:
@@ -85,9 +95,9 @@ def _no_game(error: NoGameRunning) -> str:
     game = error.abandoned
     if game is None:
         return f"No game is running in this channel. {start}"
-    code = f" (the code was {code_line(game.secret)})" if game.secret else ""
-    return (f"The last game here went {hours(error.idle_timeout)} without a move and was "
-            f"abandoned{code}. {start}")
+    again = "`/challenge`" if game.kind is GameKind.CHALLENGE else "`/mastermind new`"
+    return (f"The last {_kind(game)} here went {hours(error.idle_timeout)} without a move and "
+            f"was abandoned; {_its_code(game)}. Start a new one with {again}.")
 
 
 def _already_running(game: GameRecord) -> str:
@@ -104,17 +114,34 @@ def _already_running(game: GameRecord) -> str:
 
 
 def _out_of_date(error: OutOfDate) -> str:
-    expected = len(error.game.replies) + 1
+    """Why an action was refused, in the words of what the player did: a button or a typed
+    ``/feedback``; a board that had moved on, or another action stored a moment before."""
+    current = len(error.game.replies) + 1  # the guess on the board as the action read it
     link = board_link(error.game)
     latest = f"the latest board ({link})" if link else "the latest board"
-    if error.given_turn == 0:
-        return (f"That button is from an older version of the board. Nothing was stored: "
-                f"use {latest}.")
+    if error.action == "reveal":
+        return ("The challenge moved on while you typed your code (another reply or "
+                f"take-back came first), so it was not revealed. Nothing was stored: use "
+                f"{latest} and reveal again.")
+    if error.action == "take back":
+        if error.raced:
+            return (f"Your reply to guess {error.given_turn} changed a moment before this "
+                    f"click (taken back, or answered by another click), so nothing was taken "
+                    f"back: use {latest}.")
+        return (f"That button takes back your reply to guess {error.given_turn}, but your "
+                f"last reply is to guess {current - 1} now: use {latest}. Nothing was stored.")
+    if error.given_turn is None and error.raced:
+        return (f"Another reply to guess {current} was stored a moment before yours. Nothing "
+                f"was stored from yours: the latest board in this channel shows my next "
+                f"guess.")
     if error.given_turn is None:
-        return (f"The board has moved on to guess {expected} since you typed that, so it "
-                f"would answer a guess you haven't seen. Nothing was stored: look at "
-                f"{latest} and answer again.")
-    return (f"That button belongs to guess {error.given_turn}, but I'm on guess {expected} "
+        return (f"My guess {current} went up after you typed that, so your reply would answer "
+                f"a guess you hadn't seen. Nothing was stored: look at {latest} and answer "
+                f"again.")
+    if error.raced:
+        return (f"Guess {error.given_turn} was answered a moment before this click (a double "
+                f"click?). Nothing was stored from this one: use {latest}.")
+    return (f"That button belongs to guess {error.given_turn}, but I'm on guess {current} "
             f"now: use {latest}. Nothing was stored.")
 
 

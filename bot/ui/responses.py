@@ -9,6 +9,7 @@ import re
 import time
 from typing import Any, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -167,13 +168,27 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         described = _describe_failure(interaction, original)
     try:
         await send_ephemeral(interaction, error_embed(*described))
-    except discord.HTTPException as exc:
-        if answered_elsewhere(exc):
-            log.warning("interaction %s was already answered (delivered twice?)",
-                        interaction.id)
-        else:
-            log.warning("could not deliver an error message for interaction %s",
-                        interaction.id)
+    except Exception as exc:  # Discord refused it, the network failed, the bot is closing
+        _not_delivered(interaction, exc, after_lost_connection=connection_lost(original))
+
+
+def _not_delivered(interaction: discord.Interaction, error: Exception, *,
+                   after_lost_connection: bool) -> None:
+    """Log why an error message didn't reach the player, as what it is."""
+    if answered_elsewhere(error) and after_lost_connection:
+        log.info("interaction %s: Discord had taken the answer before the connection dropped",
+                 interaction.id)
+    elif answered_elsewhere(error):
+        log.warning("interaction %s was already answered (delivered twice?)", interaction.id)
+    else:
+        log.warning("could not deliver an error message for interaction %s (%s: %s)",
+                    interaction.id, type(error).__name__, error)
+
+
+def connection_lost(error: BaseException) -> bool:
+    """Did the connection to Discord drop mid-request? Then the request may have arrived
+    (Discord took the answer) or not: only a second try tells."""
+    return isinstance(error, aiohttp.ClientConnectionError | ConnectionError)
 
 
 #: Discord's "Unknown interaction": the 15-minute token (or the 3 s window) has passed.
@@ -186,20 +201,26 @@ def _describe_failure(interaction: discord.Interaction, error: BaseException
     was stored decides the words. Discord's own failures are warnings; the rest is a bug."""
     saved = committed.get()
     command = interaction.command.qualified_name if interaction.command else "component"
-    _count_error(interaction, "discord" if isinstance(error, discord.HTTPException) else "bug")
-    if isinstance(error, discord.HTTPException):
+    move = "stored" if saved else "not stored"
+    discords = isinstance(error, discord.HTTPException) or connection_lost(error)
+    _count_error(interaction, "discord" if discords else "bug")
+    if connection_lost(error):
+        log.warning("the connection to Discord dropped while answering %s (interaction %s, "
+                    "move %s; the answer may have arrived): %s", command, interaction.id,
+                    move, type(error).__name__)
+    elif discords:
         log.warning("Discord refused an answer in %s (interaction %s, move %s): %s", command,
-                    interaction.id, "stored" if saved else "not stored", error)
+                    interaction.id, move, error)
     else:
         log.error("unexpected error in %s (interaction %s, move %s)", command, interaction.id,
-                  "stored" if saved else "not stored", exc_info=error)
+                  move, exc_info=error)
     if saved:
         return "Saved, but not shown", (
             "Your move was saved, but showing it failed. Don't repeat it: "
             "`/mastermind board` shows the game as it stands.")
-    if isinstance(error, discord.HTTPException):
+    if discords:
         return "Discord didn't take my answer", (
-            "Discord refused my answer, and nothing was stored. Please try again.")
+            "Discord didn't take my answer, and nothing was stored. Please try again.")
     return "Something went wrong on my side", (
         "Sorry, that failed because of a bug in the bot, and nothing was stored. Please try "
         "again in a moment.")

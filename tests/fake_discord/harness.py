@@ -505,6 +505,26 @@ class FakeDiscord:
 
         return deliver
 
+    def late_slash(
+        self,
+        command: str,
+        *,
+        user: FakeUser | FakeMember,
+        channel: FakeChannel | None = None,
+        guild: FakeGuild | None = None,
+        **options: Any,
+    ) -> Callable[[commands.Bot], Awaitable[InteractionResult]]:
+        """A command typed now but delivered later (call the result with the bot): its id
+        is from now, as Discord's ids grow with the time an interaction was made."""
+        rec = self.state.new_command_interaction(
+            command, user=user, channel=channel, guild=guild, options=options,
+            context_keywords=_passed(user=user, channel=channel, guild=guild))
+
+        async def deliver(bot: commands.Bot) -> InteractionResult:
+            return await self._run(bot, rec, timeout=None, expect_response=True)
+
+        return deliver
+
     async def select(
         self,
         bot: commands.Bot,

@@ -188,7 +188,10 @@ class FakeClientSession:
         delay = self._state.delay_for(req)
         if delay:
             await asyncio.sleep(delay)
-        return FakeResponse(method, parsed, self._state.handle(req))
+        response = FakeResponse(method, parsed, self._state.handle(req))
+        if self._state.dropped_after(req):
+            raise aiohttp.ServerDisconnectedError()  # what aiohttp raises for a dropped link
+        return response
 
     async def ws_connect(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(

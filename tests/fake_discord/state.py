@@ -103,6 +103,9 @@ class Fault:
     delay: float = 0.0
     #: For 429: how long Discord asks the client to wait before retrying.
     retry_after: float = 0.05
+    #: Handled as usual, then the connection drops before Discord's answer reaches the
+    #: client (status 0): Discord took the request, the client can't know it.
+    dropped: bool = False
 
     def matches(self, req: ApiRequest) -> bool:
         return self.times > 0 and req.method == self.method and bool(
@@ -724,13 +727,28 @@ class DiscordState:
         self.faults.append(fault)
         return fault
 
+    def drop_after_next(self, method: str, path: str, times: int = 1) -> Fault:
+        """Handle the next ``times`` matching requests, then drop the connection before the
+        answer reaches the client (it sees the server disconnect)."""
+        fault = Fault(method, path, 0, times=times, dropped=True)
+        self.faults.append(fault)
+        return fault
+
     def delay_for(self, req: ApiRequest) -> float:
         """Seconds to wait before handling ``req`` (a matching :meth:`slow_next`)."""
         for fault in self.faults:
-            if fault.status == 0 and fault.matches(req):
+            if fault.status == 0 and not fault.dropped and fault.matches(req):
                 fault.times -= 1
                 return fault.delay
         return 0.0
+
+    def dropped_after(self, req: ApiRequest) -> bool:
+        """Was the connection of ``req``, just handled, dropped (:meth:`drop_after_next`)?"""
+        for fault in self.faults:
+            if fault.dropped and fault.matches(req):
+                fault.times -= 1
+                return True
+        return False
 
     def _injected(self, req: ApiRequest) -> ApiResponse | None:
         for fault in self.faults:

@@ -145,8 +145,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
         if action is Action.REVEAL:  # a picker only the challenger sees
             await show(interaction, reveal_picker(interaction.user.id, game))
         elif action in (Action.BLACK, Action.OTHER_BLACK):
-            self.service.check_turn(game, _part(parts, 0))
-            black = _part(parts, 1) if action is Action.BLACK else None
+            self.service.check_turn(game, parts[0])  # the parser gave each action its parts
+            black = parts[1] if action is Action.BLACK else None
             if black is not None and game.pending_guess is not None and black not in {
                     f.black for f in possible_feedbacks(game.rules, game.pending_guess)}:
                 raise MalformedButton()  # no reply has that many blacks: forged or too old
@@ -154,12 +154,12 @@ class ChallengeCog(commands.Cog, name="challenge"):
             state = await self.service.board(game)
             await interaction.edit_original_response(view=challenge_board(state, black=black))
         elif action is Action.UNDO:
-            last = self.service.check_take_back(game, _part(parts, 0))
+            last = self.service.check_take_back(game, parts[0])
             await interaction.response.defer()  # the solver may take a moment
             state = await self.service.commit_take_back(game, last, action_id=interaction.id)
             await self._show(interaction, state)
         else:
-            turn, black, white = (_part(parts, i) for i in range(3))
+            turn, black, white = parts
             reply = self.service.check_reply(game, (black, white), turn=turn,
                                              action_id=interaction.id,
                                              player_id=interaction.user.id)
@@ -192,8 +192,3 @@ class ChallengeCog(commands.Cog, name="challenge"):
         return await interaction.followup.send(view=challenge_board(state, note=content),
                                                wait=True)
 
-
-def _part(parts: tuple[int, ...], index: int) -> int:
-    """A number from a button's custom_id; 0 where a board from an older version lacks it
-    (no turn is 0, so such a button is told it is out of date)."""
-    return parts[index] if index < len(parts) else 0

@@ -77,6 +77,8 @@ class Reply:
     feedback: Feedback | tuple[int, int]
     player_id: int
     action_id: int
+    #: The turn its button named; None when typed (``/feedback``).
+    turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -155,12 +157,24 @@ class ChallengeService:
             raise OutOfDate(game, turn)
 
     async def board(self, game: GameRecord) -> ChallengeState:
-        """The board of a stored challenge (thinks only for one stored before version 6)."""
+        """The board of a stored challenge. A guess not thought of yet (a match's half-round
+        thinks of its first when first shown, or a challenge stored before version 6) is
+        stored as shown now: a ``/feedback`` typed earlier did not see it."""
         if game.active and game.pending_guess is None and game.codes_left is None:
             async with self.solvers.locked(game.id):
                 session = await self.solvers.session_for(game)
                 guess, left = await self.solvers.run(_decide, session)
-            game = game.with_changes(pending_guess=guess, codes_left=left)
+                mark = self._next_mark(game)
+                try:
+                    async with self.games.db.transaction() as conn:
+                        game = await self.games.store.advance(
+                            conn, game, pending_guess=guess, codes_left=left, opened_by=mark,
+                            now=game.updated_at)  # showing is not a move: idle time stands
+                    self.solvers.keep(game.id, session, mark)
+                except StaleWrite:  # shown meanwhile by another command: show that
+                    fresh = await self.games.get(game.id)
+                    if fresh is not None:
+                        game = fresh
         return ChallengeState(game)
 
     # ---- a reply ----------------------------------------------------------------------------
@@ -174,14 +188,14 @@ class ChallengeService:
         after the guess it answers was shown (interaction ids grow with time)."""
         if turn is not None:
             self.check_turn(game, turn)
-        elif game.turn_opened_by is not None and action_id <= game.turn_opened_by:
-            raise OutOfDate(game, None)
+        elif game.turn_opened_by is None or action_id <= game.turn_opened_by:
+            raise OutOfDate(game, None)  # typed before the guess was shown (or never shown)
         if game.codes_left == 0:
             raise RepliesContradict()
         answer: Feedback | tuple[int, int] = feedback
         if game.pending_guess is not None:
             answer = _validate(game.rules, game.pending_guess, feedback)
-        return Reply(game, answer, player_id, action_id)
+        return Reply(game, answer, player_id, action_id, turn)
 
     async def commit_reply(
         self, reply: Reply, *, board_message_id: int | None = None
@@ -189,7 +203,7 @@ class ChallengeService:
         game = reply.game
         async with self.solvers.locked(game.id):
             if self.solvers.newer_than(game):
-                raise OutOfDate(game, len(game.replies) + 1)
+                raise OutOfDate(game, reply.turn, raced=True)
             session = await self.solvers.session_for(game)
             guess = game.pending_guess or await self.solvers.run(session.next_guess)
             answer = (reply.feedback if isinstance(reply.feedback, Feedback)
@@ -219,12 +233,12 @@ class ChallengeService:
                                                winner_id=reply.player_id, now=now)
             except StaleWrite:
                 self.solvers.drop(game.id)
-                raise OutOfDate(reply.game, turn) from None
+                raise OutOfDate(reply.game, reply.turn, raced=True) from None
             except INTEGRITY_ERRORS as exc:
                 self.solvers.drop(game.id)
                 if is_duplicate_action(exc):
                     raise AlreadyDone() from None
-                raise OutOfDate(reply.game, turn) from None
+                raise OutOfDate(reply.game, reply.turn, raced=True) from None
             if won:
                 self.solvers.drop(game.id)
             else:
@@ -233,12 +247,11 @@ class ChallengeService:
 
     # ---- a take-back ------------------------------------------------------------------------
     def check_take_back(self, game: GameRecord, turn: int) -> ReplyRecord:
-        """The reply the button names must be the last standing one (``turn`` 0: a button
-        from before take-backs named their turn)."""
-        if turn != 0 and not game.replies:
+        """The reply the button names must be the last standing one."""
+        if not game.replies:
             raise NothingToTakeBack()
-        if turn == 0 or turn != game.replies[-1].turn:
-            raise OutOfDate(game, turn)
+        if turn != game.replies[-1].turn:
+            raise OutOfDate(game, turn, action="take back")
         return game.replies[-1]
 
     async def commit_take_back(
@@ -246,7 +259,7 @@ class ChallengeService:
     ) -> ChallengeState:
         async with self.solvers.locked(game.id):
             if self.solvers.newer_than(game):
-                raise OutOfDate(game, last.turn)
+                raise OutOfDate(game, last.turn, action="take back", raced=True)
             session = await self.solvers.session_for(game)
             started = time.perf_counter()
             pending, left = await self.solvers.run(_undo_and_decide, session)
@@ -263,7 +276,7 @@ class ChallengeService:
                         pending_guess=pending, codes_left=left, opened_by=mark, now=now)
             except StaleWrite:
                 self.solvers.drop(game.id)
-                raise OutOfDate(game, last.turn) from None
+                raise OutOfDate(game, last.turn, action="take back", raced=True) from None
             self.solvers.keep(game.id, session, mark)
             return ChallengeState(game, seconds)
 
@@ -290,7 +303,7 @@ class ChallengeService:
                 game = await games.end(conn, game, GameStatus.QUIT, now=now,
                                        secret=reveal.code, action_id=reveal.action_id)
         except StaleWrite:
-            raise OutOfDate(reveal.game, None) from None
+            raise OutOfDate(reveal.game, None, action="reveal", raced=True) from None
         self.solvers.drop(game.id)
         return ChallengeState(game, mistakes=mistakes)
 

@@ -61,7 +61,7 @@ class DailyCog(commands.GroupCog, group_name="daily",
             everywhere = await self.service.standing(day, None, interaction.user.id)
         secret = self.service.secret(day) if play is not None and play.finished else None
         embed = daily_embed(day, play, secret=secret, here=here, everywhere=everywhere,
-                            yesterday=self.service.secret(self.service.yesterday()))
+                            yesterday=self.service.yesterdays_secret())
         return embed, daily_view(day, play) or guess_view(day, interaction.user.id)
 
     @app_commands.command(name="share", description="Show your daily result here, no spoilers")

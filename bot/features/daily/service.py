@@ -72,11 +72,14 @@ class DailyService:
         self.db = games.db
         self.store = DailyStore()
         self._seed: str | None = None
+        #: The first day there was a daily (the day of the very first start).
+        self._since = ""
 
     async def start(self) -> None:
         """Read the seed (drawing and storing one at the very first start)."""
         async with self.db.transaction() as conn:
-            self._seed = await self.store.seed(conn, secrets.token_hex(32))
+            self._seed, self._since = await self.store.seed(conn, secrets.token_hex(32),
+                                                            self.today())
 
     def today(self) -> str:
         return utc(self.games.clock()).date().isoformat()
@@ -87,6 +90,12 @@ class DailyService:
 
     def yesterday(self) -> str:
         return (dt.date.fromisoformat(self.today()) - dt.timedelta(days=1)).isoformat()
+
+    def yesterdays_secret(self) -> Code | None:
+        """Yesterday's code, no secret once its day is over; None on the daily's first day
+        (there was no daily yesterday)."""
+        day = self.yesterday()
+        return self.secret(day) if day >= self._since else None
 
     def is_over(self, day: str) -> bool:
         return day < self.today()

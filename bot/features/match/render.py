@@ -223,6 +223,10 @@ def _only_invitee(error: OnlyInvitee) -> tuple[str, str]:
 
 @says(StaleMatchButton)
 def _stale(error: StaleMatchButton) -> tuple[str, str]:
+    if error.accepted:
+        return "That button is out of date", (
+            "This invitation was accepted already: the match is on. Nothing more was "
+            "stored: `/mastermind board` shows where the match stands.")
     return "That button is out of date", (
         "That code was already set (or the match moved on). Nothing was stored: "
         "`/mastermind board` shows where the match stands.")

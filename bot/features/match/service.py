@@ -56,11 +56,13 @@ class OnlyInvitee(UserError):
 
 
 class StaleMatchButton(UserError):
-    """A button for an earlier half-round (the code was set already, a double click)."""
+    """A button for an earlier half-round (the code was set already, a double click), or
+    an invitation's Accept clicked again after it was accepted (``accepted``)."""
 
-    def __init__(self, match: MatchRecord):
+    def __init__(self, match: MatchRecord, *, accepted: bool = False):
         super().__init__("that button is out of date")
         self.match = match
+        self.accepted = accepted
 
 
 class BadOpponent(UserError):
@@ -184,7 +186,7 @@ class MatchService:
         if match is not None and user_id not in (match.player_a, match.player_b):
             raise NotInMatch(match)
         if match is not None and match.status is MatchStatus.ACTIVE:
-            raise StaleMatchButton(match)  # accepted already (a double click)
+            raise StaleMatchButton(match, accepted=True)  # a double click
         if match is None or match.status is not MatchStatus.INVITED:
             raise MatchOver(match)
         return match
