@@ -80,13 +80,18 @@ def board_embed(game: GameRecord, *, note: str | None = None,
     return embed
 
 
+def game_label(game: GameRecord) -> str:
+    """``Game #12``, or ``Private game #12``: the one only its player sees."""
+    return f"{'Private game' if game.private else 'Game'} #{game.id}"
+
+
 def _footer(game: GameRecord) -> str:
     rules = game.rules
     if not game.active:
-        return f"Game #{game.id} · {rules.describe()}"
+        return f"{game_label(game)} · {rules.describe()}"
     if not game.guesses:
-        return f"Game #{game.id} · {guesses(rules.max_guesses)} · /mastermind help"
-    return (f"Game #{game.id} · {game.guesses_left} of {rules.max_guesses} guesses left · "
+        return f"{game_label(game)} · {guesses(rules.max_guesses)} · /mastermind help"
+    return (f"{game_label(game)} · {game.guesses_left} of {rules.max_guesses} guesses left · "
             f"{BLACK_PEG} right place · {WHITE_PEG} wrong place · /guess {example(rules)}")
 
 
@@ -97,6 +102,8 @@ def _setter(game: GameRecord) -> str:
 def _guessers(game: GameRecord) -> str:
     """Who may guess: anyone here, but only the breaker of a match's half-round, and never
     the person who set the code."""
+    if game.private:
+        return "Only you see this game and guess"
     if game.match_id is not None:
         return f"Only {mention(game.started_by)} guesses"
     return "Anyone here can guess" if game.setter_id is None else "Anyone but the setter can guess"
@@ -175,6 +182,7 @@ def help_embed() -> discord.Embed:
         value=(
             "`/mastermind new` start a game here (choose pegs, colours, guesses, repeats)\n"
             "`/guess 1123` guess: anyone in the channel can play\n"
+            "`/mastermind new private:True` a game only you see, here or in a DM with me\n"
             "`/mastermind board` show the board · `/mastermind quit` give up\n"
             "`/challenge` the bot breaks *your* code, you answer with buttons or `/feedback`\n"
             "`/leaderboard` and `/stats` · `/mastermind forget-me` deletes your data\n"

@@ -1,7 +1,8 @@
-"""The code-breaking game: the bot holds a secret, people in a channel guess.
+"""The code-breaking game: the bot holds a secret, people in a channel guess, or one player
+alone in their private game.
 
-One ``guess`` is one transaction: read the channel's game, check the move, write it,
-commit. A mistake raises a domain error before anything is written.
+One ``guess`` is one transaction: read the game, check the move, write it, commit. A mistake
+raises a domain error before anything is written.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from ...core.enums import GameKind, GameStatus
 from ...core.errors import AlreadyGuessed, NotYourTurn, TooLate, WrongKindOfGame
 from ...core.games import GameService, NewGame
 from ...core.records import GameRecord
-from ...store import once
+from ...store import Connection, once
 
 #: A guess this soon after someone won is answered "too late" rather than "no game".
 LATE_GUESS_WINDOW = 600.0
@@ -26,48 +27,78 @@ class BreakerService:
     async def new_game(
         self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
         rules: Rules, action_id: int | None = None, secret: Code | None = None,
+        private: bool = False,
     ) -> NewGame:
-        """The bot's secret, or ``secret`` set by the starter, who then may not guess."""
+        """The bot's secret, or ``secret`` set by the starter, who then may not guess;
+        ``private``: the starter's own game, which only they see and play."""
         return await self.games.open(
             kind=GameKind.BREAKER, guild_id=guild_id, channel_id=channel_id, user_id=user_id,
             user_name=user_name, rules=rules, secret=secret or draw_secret(rules),
-            action_id=action_id, setter_id=user_id if secret else None,
+            action_id=action_id, setter_id=user_id if secret else None, private=private,
         )
 
     async def guess(
         self, *, channel_id: int, user_id: int, user_name: str, text: str,
         action_id: int | None = None,
     ) -> GameRecord:
+        """A guess at the channel's game."""
         games = self.games
         async with once(), games.db.transaction() as conn:
             game, abandoned = await games.load_active(conn, channel_id)
             if game is not None:
-                if game.kind is not GameKind.BREAKER:
-                    raise WrongKindOfGame(game)
-                if user_id == game.setter_id or (
-                        game.match_id is not None and user_id != game.started_by):
-                    raise NotYourTurn(game)  # a setter, or not this half-round's breaker
-                code = read_code(text, game.rules, f"/guess {example(game.rules)}")
-                assert game.secret is not None
-                earlier = next((g for g in game.guesses if g.code == code), None)
-                if earlier is not None:
-                    raise AlreadyGuessed(game, earlier)
-                now = games.clock()
-                feedback = score_codes(game.secret, code)
-                game = await games.store.add_guess(conn, game, player_id=user_id, code=code,
-                                                   feedback=feedback, now=now,
-                                                   action_id=action_id)
-                await games.store.remember_player(conn, user_id, user_name, now)
-                if feedback.is_win(game.rules.pegs):
-                    game = await games.end(conn, game, GameStatus.WON, winner_id=user_id,
-                                           now=now)
-                elif game.guesses_left == 0:
-                    game = await games.end(conn, game, GameStatus.LOST, now=now)
-                return game
+                return await self._play(conn, game, user_id, user_name, text, action_id)
         # No running game (an idle one was just recorded as abandoned, and committed).
         if abandoned is None:
-            latest = await games.latest(channel_id)
-            if (latest is not None and latest.status is GameStatus.WON
-                    and games.clock() - (latest.ended_at or 0) < LATE_GUESS_WINDOW):
-                raise TooLate(latest)
+            # just after a win here, or in the player's private game that this guess meant
+            self._too_late(await games.latest(channel_id))
+            self._too_late(await games.latest_private(user_id))
         raise games.no_game(abandoned)
+
+    async def guess_in(
+        self, game_id: int, *, user_id: int, user_name: str, text: str,
+        action_id: int | None = None,
+    ) -> GameRecord:
+        """A guess at one game named by its id: the player's private game (which
+        ``/guess`` picks, as a button on its board may). Another player's private game is
+        not there for them."""
+        games = self.games
+        abandoned = None
+        async with once(), games.db.transaction() as conn:
+            found = await games.store.get(conn, game_id)
+            if found is not None and found.private and found.started_by != user_id:
+                raise games.no_game(private=True)
+            game, abandoned = await games.end_if_idle(conn, found)
+            if game is not None and game.active:
+                return await self._play(conn, game, user_id, user_name, text, action_id)
+        if found is not None and abandoned is None:
+            self._too_late(found)
+        raise games.no_game(abandoned, private=found is not None and found.private)
+
+    def _too_late(self, latest: GameRecord | None) -> None:
+        if (latest is not None and latest.status is GameStatus.WON
+                and self.games.clock() - (latest.ended_at or 0) < LATE_GUESS_WINDOW):
+            raise TooLate(latest)
+
+    async def _play(self, conn: Connection, game: GameRecord, user_id: int, user_name: str,
+                    text: str, action_id: int | None) -> GameRecord:
+        games = self.games
+        if game.kind is not GameKind.BREAKER:
+            raise WrongKindOfGame(game)
+        if user_id == game.setter_id or (
+                game.match_id is not None and user_id != game.started_by):
+            raise NotYourTurn(game)  # a setter, or not this half-round's breaker
+        code = read_code(text, game.rules, f"/guess {example(game.rules)}")
+        assert game.secret is not None
+        earlier = next((g for g in game.guesses if g.code == code), None)
+        if earlier is not None:
+            raise AlreadyGuessed(game, earlier)
+        now = games.clock()
+        feedback = score_codes(game.secret, code)
+        game = await games.store.add_guess(conn, game, player_id=user_id, code=code,
+                                           feedback=feedback, now=now, action_id=action_id)
+        await games.store.remember_player(conn, user_id, user_name, now)
+        if feedback.is_win(game.rules.pegs):
+            game = await games.end(conn, game, GameStatus.WON, winner_id=user_id, now=now)
+        elif game.guesses_left == 0:
+            game = await games.end(conn, game, GameStatus.LOST, now=now)
+        return game

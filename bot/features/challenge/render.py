@@ -179,7 +179,8 @@ def challenge_embed(state: ChallengeState, *, black: int | None = None) -> disco
     parts.append(f"-# {status}")
     embed = discord.Embed(title=title, description="\n\n".join(parts), colour=colour)
     left = rules.max_guesses - len(game.replies)
-    embed.set_footer(text=f"Challenge #{game.id} · {rules.describe()}"
+    label = "Private challenge" if game.private else "Challenge"
+    embed.set_footer(text=f"{label} #{game.id} · {rules.describe()}"
                           + (f" · {left} of {rules.max_guesses} guesses left"
                              if game.active else ""))
     return embed

@@ -10,11 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from ...ui.options import CodeText, display_name
+from ...ui.places import usable
 from .render import daily_embed, daily_view, leaderboard_embed, share_text
 from .service import DailyService
 
 
-@app_commands.guild_only()
+@usable()
 class DailyCog(commands.GroupCog, group_name="daily",
                group_description="Today's code: the same for everyone, once a day"):
     def __init__(self, service: DailyService, posts_allowed: Callable[[int | None], bool]):
@@ -69,5 +70,5 @@ class DailyCog(commands.GroupCog, group_name="daily",
         standing = await self.service.standing(self.service.today(), guild,
                                                interaction.user.id)
         name = "all servers" if guild is None else (
-            interaction.guild.name if interaction.guild else "this server")
+            interaction.guild.name if interaction.guild else "") or "this server"
         await interaction.response.send_message(embed=leaderboard_embed(standing, name))
