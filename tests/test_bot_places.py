@@ -109,6 +109,19 @@ async def test_challenges_everywhere(fake_discord, start_bot, place, db_path):
         ("challenge", int(private), "quit")]
 
 
+async def test_a_code_set_for_the_channel(fake_discord, start_bot, place, db_path):
+    """/mastermind new setter:me: a form, then a shared game; not in the bot's DM."""
+    bot = await start_bot()
+    asked = await place.run(bot, "mastermind new", setter="me")
+    if place.name == "dm":
+        assert asked.ephemeral and title(asked) == "Not here"
+        return
+    assert asked.modal is not None
+    started = await fake_discord.submit_modal(bot, asked, {"code": "1234"})
+    assert not started.ephemeral and "set a secret code" in started.embed["description"]
+    assert rows(db_path, "SELECT setter_id, private FROM games") == [(place.alice.id, 0)]
+
+
 async def test_matches_where_they_are_offered(fake_discord, start_bot, place, db_path):
     """/match against the bot; not offered in the bot's DM."""
     bot = await start_bot()
@@ -187,7 +200,7 @@ async def test_a_server_that_turns_answers_ephemeral(fake_discord, start_bot, wo
         assert "could only be seen by you" in refused.embed["description"]
     assert rows(db_path, "SELECT COUNT(*) FROM games") == [(0,)]
     own = await fake_discord.slash(bot, "mastermind new", **where, private=True)
-    assert own.ephemeral and "Only you see this game" in own.embed["description"]
+    assert own.ephemeral and "your private game, seen by you alone" in own.embed["description"]
     won = await fake_discord.slash(bot, "guess", **where,
                                    code=private_secret(db_path, alice))
     assert won.ephemeral and won.embed["title"] == "Code broken in 1 guess!"

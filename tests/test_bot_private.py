@@ -53,7 +53,7 @@ async def test_a_private_game_played_to_the_end(fake_discord, start_bot, world, 
     bot = await start_bot()
     started = await new(fake_discord, bot, world, private=True)
     assert started.ephemeral and started.message.ephemeral
-    assert "Only you see this game" in started.embed["description"]
+    assert "your private game, seen by you alone" in started.embed["description"]
     assert footer(started).startswith("Private game #")
     secret = private_secret(db_path, world.alice)
     assert secret not in str(started.embed)
@@ -237,7 +237,8 @@ async def test_leaderboards_keep_private_and_shared_apart(fake_discord, start_bo
         ("breaker", world.bob.id), ("private", world.alice.id)]
     stats = await fake_discord.slash(bot, "stats", user=world.alice, channel=world.general,
                                      guild=world.guild, options={"user": None})
-    assert "1 private (1 cracked)" in str(stats.embed)
+    played = next(f["value"] for f in stats.embed["fields"] if f["name"] == "Games played")
+    assert played == "1 · 1 private"
     # a rebuild from the stored games gives the same tables
     before = rows(db_path, "SELECT * FROM standings ORDER BY 1, 2, 3, 4, 5")
     await bot.stats.recompute()
@@ -265,3 +266,41 @@ async def test_a_private_game_is_its_players_alone(fake_discord, start_bot, worl
     refused = await new(fake_discord, bot, world, user=world.bob, channel=world.other,
                         private=True, setter="me")
     assert refused.ephemeral and refused.embed["title"] == "Those rules don't work"
+
+
+async def test_an_idle_private_game_is_abandoned(fake_discord, start_bot, world, db_path,
+                                                 wall_clock):
+    bot = await start_bot()
+    await new(fake_discord, bot, world, private=True)
+    secret = private_secret(db_path, world.alice)
+    wall_clock.advance(25 * 3600)
+    told = await guess(fake_discord, bot, world, secret, channel=world.other)
+    assert told.ephemeral and told.embed["title"] == "No private game"
+    assert "went 24 hours without a move" in told.embed["description"]
+    assert secret in told.embed["description"].replace(" ", "")  # the code, once it's over
+    assert rows(db_path, "SELECT COUNT(*) FROM guesses") == [(0,)]
+    again = await new(fake_discord, bot, world, private=True)  # records it as abandoned
+    assert again.ephemeral and "break the code" in again.embed["title"]
+    assert "had no move for too long" in again.embed["description"]
+    assert rows(db_path, "SELECT status FROM games ORDER BY id") == [("abandoned",),
+                                                                      ("active",)]
+
+
+async def test_a_private_game_by_its_id_is_its_players_alone(fake_discord, start_bot, world,
+                                                            db_path):
+    """``BreakerService.guess_in``: what a button on a private board will call."""
+    import pytest
+
+    from bot.core.errors import NoPrivateGame
+
+    bot = await start_bot()
+    started = await new(fake_discord, bot, world, private=True)
+    game_id = int(footer(started).split("#")[1].split()[0])
+    secret = private_secret(db_path, world.alice)
+    with pytest.raises(NoPrivateGame):
+        await bot.breaker.guess_in(game_id, user_id=world.bob.id, user_name="bob",
+                                   text=secret, action_id=1)
+    assert rows(db_path, "SELECT COUNT(*) FROM guesses") == [(0,)]
+    played = await bot.breaker.guess_in(game_id, user_id=world.alice.id, user_name="alice",
+                                        text=secret, action_id=2)
+    assert played.status.value == "won" and len(played.guesses) == 1

@@ -197,23 +197,23 @@ class GameService:
         started here (and the command can act on it: ``fits``), or when this channel has no
         game the command can act on (``fits``; None: any game, or a match holding the
         channel). Read without waiting for writers; raises :class:`NoPrivateGame` when
-        ``which`` asks for one that isn't running."""
+        ``which`` asks for one that isn't running, or the one meant has gone idle (reported
+        as abandoned, with its code; the player's next private write records it)."""
         if which is Which.CHANNEL:
             return None
         reader = await self.db.reader()
         game = await self.store.active_private(reader, user_id)
-        if game is not None and self.is_idle(game, self.clock()):
-            if which is Which.PRIVATE:
-                raise self.no_game(game, private=True)
-            game = None
         if game is None:
             if which is Which.PRIVATE:
                 raise self.no_game(private=True)
             return None
-        if which is Which.PRIVATE or (game.channel_id == channel_id
-                                      and (fits is None or fits(game))):
-            return game
-        return None if await self._busy(reader, channel_id, fits) else game
+        meant = which is Which.PRIVATE or (
+            game.channel_id == channel_id and (fits is None or fits(game)))
+        if not meant and await self._busy(reader, channel_id, fits):
+            return None
+        if self.is_idle(game, self.clock()):
+            raise self.no_game(game, private=True)
+        return game
 
     async def _busy(self, conn: Connection, channel_id: int,
                     fits: Callable[[GameRecord], bool] | None) -> bool:

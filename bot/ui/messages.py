@@ -78,8 +78,8 @@ def abandoned_note(game: GameRecord) -> str:
     """Said when a new game replaces one that had gone idle."""
     what = "game" if game.kind is GameKind.BREAKER else "challenge"
     code = f"; its code was {code_line(game.secret)}" if game.secret else ""
-    return (f"The previous {what} here (#{game.id}) had no move for too long and was "
-            f"abandoned{code}.")
+    whose = f"Your previous private {what}" if game.private else f"The previous {what} here"
+    return f"{whose} (#{game.id}) had no move for too long and was abandoned{code}."
 
 
 def _no_game(error: NoGameRunning) -> str:

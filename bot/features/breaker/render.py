@@ -103,7 +103,7 @@ def _guessers(game: GameRecord) -> str:
     """Who may guess: anyone here, but only the breaker of a match's half-round, and never
     the person who set the code."""
     if game.private:
-        return "Only you see this game and guess"
+        return "It's your private game, seen by you alone"
     if game.match_id is not None:
         return f"Only {mention(game.started_by)} guesses"
     return "Anyone here can guess" if game.setter_id is None else "Anyone but the setter can guess"
@@ -116,7 +116,9 @@ def _headline(game: GameRecord) -> tuple[str, str]:
     match game.status:
         case GameStatus.ACTIVE:
             repeats = "colours may repeat" if rules.repeats else "no colour twice"
-            return "Mastermind: break the code!", (
+            title = "Your private game: break the code!" if game.private else \
+                "Mastermind: break the code!"
+            return title, (
                 f"{_setter(game)} a secret code of **{rules.pegs} pegs** from **{rules.colors} "
                 f"colours** ({repeats}). {_guessers(game)}: `/guess {example(rules)}`, "
                 f"{guesses(rules.max_guesses)} in all.")

@@ -105,8 +105,7 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         average = f"{stats.average_win:.2f}" if stats.average_win is not None else "—"
         best = f"{guesses(stats.best)} (game #{stats.best_game})" if stats.best else "—"
         hinted = f" · {stats.hinted} with hints" if stats.hinted else ""
-        private = (f" · {stats.private_played} private ({stats.private_won} cracked)"
-                   if stats.private_played else "")
+        private = f" · {stats.private_played} private" if stats.private_played else ""
         embed.add_field(name="Games played", value=f"{stats.played}{hinted}{private}")
         embed.add_field(name="Codes cracked",
                         value=f"{stats.won} of {stats.played} games ({rate})")

@@ -64,9 +64,8 @@ class PlayerStats:
     other_sizes: dict[str, int] = field(default_factory=dict)
     #: Games played with hints (counted above, kept off the leaderboards).
     hinted: int = 0
-    #: Private games (counted above too; their own leaderboard): played, cracked.
+    #: Private games (counted above too; they have their own leaderboard).
     private_played: int = 0
-    private_won: int = 0
     #: Games played in that someone else cracked (not counted in :attr:`win_rate`).
     team_wins: int = 0
     #: The daily code (``/daily``), across sizes: finished, solved, and the streak of
@@ -134,9 +133,7 @@ class StatsService:
         for mode, won, guesses, day, game_id in await self.store.results_of(conn, user_id, size):
             if mode in CRACK_MODES:
                 stats.played += 1
-                if mode == Mode.PRIVATE:
-                    stats.private_played += 1
-                    stats.private_won += won
+                stats.private_played += mode == Mode.PRIVATE
                 days.add(day)
                 if won:
                     wins.append((guesses, game_id))
