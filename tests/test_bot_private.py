@@ -279,11 +279,19 @@ async def test_an_idle_private_game_is_abandoned(fake_discord, start_bot, world,
     assert "went 24 hours without a move" in told.embed["description"]
     assert secret in told.embed["description"].replace(" ", "")  # the code, once it's over
     assert rows(db_path, "SELECT COUNT(*) FROM guesses") == [(0,)]
-    again = await new(fake_discord, bot, world, private=True)  # records it as abandoned
+    assert rows(db_path, "SELECT status FROM games") == [("abandoned",)]  # the guess wrote it
+    # a board asked for later says so too; a new private game starts clean
+    wall_clock.advance(60)
+    await new(fake_discord, bot, world, private=True)
+    wall_clock.advance(25 * 3600)
+    board = await fake_discord.slash(bot, "mastermind board", user=world.alice,
+                                     channel=world.other, guild=world.guild)
+    assert board.ephemeral and "went 24 hours without a move" in board.embed["description"]
+    again = await new(fake_discord, bot, world, private=True)  # records that one
     assert again.ephemeral and "break the code" in again.embed["title"]
-    assert "had no move for too long" in again.embed["description"]
-    assert rows(db_path, "SELECT status FROM games ORDER BY id") == [("abandoned",),
-                                                                      ("active",)]
+    assert "Your previous private game" in again.embed["description"]
+    assert rows(db_path, "SELECT status FROM games ORDER BY id") == [
+        ("abandoned",), ("abandoned",), ("active",)]
 
 
 async def test_a_private_game_by_its_id_is_its_players_alone(fake_discord, start_bot, world,

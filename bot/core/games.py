@@ -108,6 +108,27 @@ class GameService:
         """The player's running private game, like :meth:`load_active`."""
         return await self.end_if_idle(conn, await self.store.active_private(conn, user_id))
 
+    async def load_for(
+        self, conn: Connection, *, channel_id: int, user_id: int, which: Which = Which.AUTO,
+        fits: Callable[[GameRecord], bool] | None = None,
+    ) -> tuple[GameRecord | None, GameRecord | None, bool]:
+        """In a write transaction, the game a move made in this channel means (the rule of
+        :meth:`private_meant`), like :meth:`load_active`: ``(running game or None, game just
+        abandoned or None, whether the player's private game was meant)``. Chosen under the
+        write lock, so moves keep their order whichever game they land on."""
+        if which is not Which.CHANNEL:
+            private = await self.store.active_private(conn, user_id)
+            if private is None and which is Which.PRIVATE:
+                return None, None, True
+            if private is not None and (
+                    which is Which.PRIVATE
+                    or (private.channel_id == channel_id and (fits is None or fits(private)))
+                    or not await self._busy(conn, channel_id, fits)):
+                game, abandoned = await self.end_if_idle(conn, private)
+                return game, abandoned, True
+        game, abandoned = await self.load_active(conn, channel_id)
+        return game, abandoned, False
+
     async def end_if_idle(
         self, conn: Connection, game: GameRecord | None
     ) -> tuple[GameRecord | None, GameRecord | None]:

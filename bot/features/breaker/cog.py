@@ -11,7 +11,6 @@ from discord.ext import commands
 
 from engine import Rules
 
-from ...core.enums import GameKind
 from ...core.errors import GameOver, StorageUnavailable
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
@@ -105,17 +104,9 @@ class BreakerCog(commands.Cog, name="breaker"):
     async def guess(self, interaction: discord.Interaction, code: CodeText,
                     game: str | None = None) -> None:
         assert interaction.channel_id is not None
-        user = interaction.user
-        private = await self.service.games.private_meant(
-            channel_id=interaction.channel_id, user_id=user.id, which=which(game),
-            fits=lambda g: g.kind is GameKind.BREAKER)
-        if private is not None:
-            played = await self.service.guess_in(
-                private.id, user_id=user.id, user_name=display_name(user),
-                text=typed_code(code), action_id=interaction.id)
-        else:
-            played = await self.service.guess(
-                channel_id=interaction.channel_id, user_id=user.id,
-                user_name=display_name(user), text=typed_code(code), action_id=interaction.id)
+        played = await self.service.guess(
+            channel_id=interaction.channel_id, user_id=interaction.user.id,
+            user_name=display_name(interaction.user), text=typed_code(code),
+            action_id=interaction.id, which=which(game))
         await self._show(interaction, played)
         await after_move(interaction, played)

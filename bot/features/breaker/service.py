@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import Code, Rules, draw_secret, example, score_codes
 
 from ...core.codes import read_code
-from ...core.enums import GameKind, GameStatus
+from ...core.enums import GameKind, GameStatus, Which
 from ...core.errors import AlreadyGuessed, NotYourTurn, TooLate, WrongKindOfGame
 from ...core.games import GameService, NewGame
 from ...core.records import GameRecord
@@ -39,20 +39,25 @@ class BreakerService:
 
     async def guess(
         self, *, channel_id: int, user_id: int, user_name: str, text: str,
-        action_id: int | None = None,
+        action_id: int | None = None, which: Which = Which.AUTO,
     ) -> GameRecord:
-        """A guess at the channel's game."""
+        """A guess at the channel's game, or at the player's private game when the guess
+        means it (:meth:`GameService.load_for`)."""
         games = self.games
         async with once(), games.db.transaction() as conn:
-            game, abandoned = await games.load_active(conn, channel_id)
+            game, abandoned, private = await games.load_for(
+                conn, channel_id=channel_id, user_id=user_id, which=which,
+                fits=lambda g: g.kind is GameKind.BREAKER)
             if game is not None:
                 return await self._play(conn, game, user_id, user_name, text, action_id)
         # No running game (an idle one was just recorded as abandoned, and committed).
         if abandoned is None:
             # just after a win here, or in the player's private game that this guess meant
-            self._too_late(await games.latest(channel_id))
-            self._too_late(await games.latest_private(user_id))
-        raise games.no_game(abandoned)
+            if not private:
+                self._too_late(await games.latest(channel_id))
+            if which is not Which.CHANNEL:
+                self._too_late(await games.latest_private(user_id))
+        raise games.no_game(abandoned, private=private)
 
     async def guess_in(
         self, game_id: int, *, user_id: int, user_name: str, text: str,
