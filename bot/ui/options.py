@@ -18,8 +18,8 @@ MaxGuesses = app_commands.Range[int, MIN_GUESSES, MAX_GUESSES]
 CodeText = app_commands.Range[str, 1, 100]
 
 #: The ``game:`` option: which game a command means when the player has a private one too.
-WHICH_DESCRIPTION = ("Your private game or this channel's (default: your private one if you "
-                     "started it here, or if the channel has none)")
+WHICH_DESCRIPTION = ("Your private game or the channel's (default: yours if you started it "
+                     "here or the channel has none)")
 WHICH_CHOICES = [app_commands.Choice(name="my private game", value=Which.PRIVATE.value),
                  app_commands.Choice(name="this channel's game", value=Which.CHANNEL.value)]
 PRIVATE_DESCRIPTION = ("True: a game only you see and play, beside this channel's (in a DM "
