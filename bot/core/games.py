@@ -272,11 +272,13 @@ class GameService:
             raise self.no_game(abandoned)
         raise NotYourGame(game)
 
-    async def quit_private(self, *, user_id: int, action_id: int | None = None) -> GameRecord:
-        """The player ends their private game (nobody else can see it, let alone end it)."""
+    async def quit_private(self, *, user_id: int, game_id: int | None = None,
+                           action_id: int | None = None) -> GameRecord:
+        """The player ends their private game (nobody else can see it, let alone end it):
+        ``game_id``, the one they were shown, if given."""
         async with once(), self.db.transaction() as conn:
             game, abandoned = await self.load_private(conn, user_id)
-            if game is not None:
+            if game is not None and game_id in (None, game.id):
                 return await self.end(conn, game, GameStatus.QUIT, now=self.clock(),
                                       action_id=action_id, by=user_id)
         raise self.no_game(abandoned, private=True)

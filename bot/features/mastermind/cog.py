@@ -131,7 +131,7 @@ class MastermindCog(
                                                  user_id=interaction.user.id, which=which(game))
         if private is not None:
             ended = await self.games.quit_private(user_id=interaction.user.id,
-                                                  action_id=interaction.id)
+                                                  game_id=private.id, action_id=interaction.id)
             await owner_of(interaction, ended).show_ended(interaction, ended)
             return
         if await cog_of(interaction, MatchCog).quit(interaction):
