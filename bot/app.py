@@ -113,6 +113,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             shard_count=shard_count,
             shard_ids=list(shard_ids) if shard_ids is not None else None,  # type: ignore[arg-type]
         )
+        self._keep_only_modals()
         #: A SQLite file, or a ``sqlite:///`` or ``postgresql://`` URL (``Database.open``).
         self.database = database
         self.dev_guild_id = dev_guild_id
@@ -129,6 +130,20 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         self.peg_sync: Sync | None = None
         self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
                                   if metrics_port is not None else None)
+
+    def _keep_only_modals(self) -> None:
+        """Every button of the bot is a ``DynamicItem`` dispatched from its custom_id, so a
+        sent view is not kept: discord.py would hold each one for the life of the process
+        (a private one with a 15-minute timer task). Modals still are, since their
+        submission is routed through the store."""
+        keep = self._connection.store_view
+
+        def store_modals_only(view: discord.ui.view.BaseView, message_id: int | None = None
+                              ) -> None:
+            if isinstance(view, discord.ui.Modal):
+                keep(view, message_id)
+
+        self._connection.store_view = store_modals_only  # type: ignore[method-assign]
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MastermindBot:

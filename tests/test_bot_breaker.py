@@ -40,7 +40,7 @@ async def test_commands_are_synced_with_ranges(fake_discord, start_bot):
     new = next(o for o in names["mastermind"]["options"] if o["name"] == "new")
     ranges = {o["name"]: (o.get("min_value"), o.get("max_value")) for o in new["options"]}
     assert ranges == {"pegs": (2, 8), "colors": (2, 9), "max_guesses": (1, 20),
-                      "repeats": (None, None), "setter": (None, None)}
+                      "repeats": (None, None), "setter": (None, None), "private": (None, None)}
 
 
 async def test_full_won_game(fake_discord, start_bot, world, db_path):

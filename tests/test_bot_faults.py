@@ -188,12 +188,13 @@ async def test_a_command_changed_since_the_client_loaded_it(fake_discord, start_
 
 @contextlib.contextmanager
 def small_disk(tmp_path):
-    """A 512 KiB tmpfs (where this machine lets the tests mount one)."""
+    """A 1 MiB tmpfs (where this machine lets the tests mount one): room for a new
+    database and its write-ahead log of the migrations, little more."""
     import subprocess
 
     mount = tmp_path / "small-disk"
     mount.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
                           capture_output=True)
     if made.returncode != 0:
         import pytest

@@ -497,7 +497,7 @@ async def test_channel_messages_and_attribution(fake, bot, alice, guild) -> None
     assert board.content == "board v2" and board.embed["title"] == "Board"
     assert board.edited_timestamp is not None and not board.ephemeral
     assert [m.content for m in res.messages] == ["posting the board", "board v1", "board v2"]
-    with pytest.raises(InvalidInteraction, match="not available in DMs"):
+    with pytest.raises(InvalidInteraction, match="not offered in a DM with the bot"):
         await fake.slash(bot, "board", user=alice)
 
 

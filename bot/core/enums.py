@@ -25,9 +25,28 @@ class Mode(StrEnum):
 
     BREAKER = "breaker"
     CHALLENGE = "challenge"
+    #: Private breaker games (``/mastermind new private:True``, games in a DM with the bot):
+    #: solo play, ranked like the breakers' board but never on it.
+    PRIVATE = "private"
     #: Matches won, lost and drawn (``/match``): against the bot, and against people.
     MATCH_BOT = "match-bot"
     MATCH_PEOPLE = "match-people"
+
+
+#: Boards of code breakers (shared games, and private ones apart): ranked by cracks, then
+#: by fewer guesses per crack.
+CRACK_MODES = (Mode.BREAKER, Mode.PRIVATE)
+
+
+class Which(StrEnum):
+    """Which game a command in a channel acts on, when the player also has a private one
+    (``game:`` option of ``/guess``, ``/mastermind board`` and ``quit``)."""
+
+    #: Their private game if they started it in this channel, or if this channel has no game
+    #: the command can act on; else the channel's.
+    AUTO = "auto"
+    PRIVATE = "private"
+    CHANNEL = "channel"
 
 
 class Period(StrEnum):

@@ -20,10 +20,18 @@ class NoGameRunning(UserError):
         self.idle_timeout = idle_timeout
 
 
+class NoPrivateGame(NoGameRunning):
+    """The player has no private game running (``abandoned``: theirs just went idle)."""
+
+
 class GameAlreadyRunning(UserError):
     def __init__(self, game: GameRecord):
         super().__init__("a game is already running in this channel")
         self.game = game
+
+
+class PrivateGameRunning(GameAlreadyRunning):
+    """One private game per player at a time: ``game`` is theirs, still running."""
 
 
 class TooLate(UserError):

@@ -14,8 +14,15 @@ from engine import Code, Rules
 from ..store import Connection, Database, GameStore, StatsStore, once
 from .clock import Clock, system_clock
 from .config import DEFAULT_IDLE_HOURS
-from .enums import GameKind, GameStatus
-from .errors import GameAlreadyRunning, NoGameRunning, NotYourGame
+from .enums import GameKind, GameStatus, Which
+from .errors import (
+    GameAlreadyRunning,
+    NoGameRunning,
+    NoPrivateGame,
+    NotYourGame,
+    PrivateGameRunning,
+    UserError,
+)
 from .records import GameRecord
 
 DEFAULT_IDLE_TIMEOUT = DEFAULT_IDLE_HOURS * 3600
@@ -59,9 +66,10 @@ class GameService:
     def is_idle(self, game: GameRecord, now: float) -> bool:
         return game.active and now - game.updated_at > self.idle_for(game.guild_id)
 
-    def no_game(self, abandoned: GameRecord | None = None) -> NoGameRunning:
+    def no_game(self, abandoned: GameRecord | None = None, *, private: bool = False
+                ) -> NoGameRunning:
         timeout = self.idle_for(abandoned.guild_id) if abandoned else self.idle_timeout
-        return NoGameRunning(abandoned, timeout)
+        return (NoPrivateGame if private else NoGameRunning)(abandoned, timeout)
 
     # ---- inside a write transaction -------------------------------------------------------
     async def end(
@@ -92,6 +100,38 @@ class GameService:
         Returns ``(running game or None, game just abandoned or None)``.
         """
         game = await self.store.active_in_channel(conn, channel_id)
+        return await self.end_if_idle(conn, game)
+
+    async def load_private(
+        self, conn: Connection, user_id: int
+    ) -> tuple[GameRecord | None, GameRecord | None]:
+        """The player's running private game, like :meth:`load_active`."""
+        return await self.end_if_idle(conn, await self.store.active_private(conn, user_id))
+
+    async def load_for(
+        self, conn: Connection, *, channel_id: int, user_id: int, which: Which = Which.AUTO,
+        fits: Callable[[GameRecord], bool] | None = None,
+    ) -> tuple[GameRecord | None, GameRecord | None, bool]:
+        """In a write transaction, the game a move made in this channel means (the rule of
+        :meth:`private_meant`), like :meth:`load_active`: ``(running game or None, game just
+        abandoned or None, whether the player's private game was meant)``. Chosen under the
+        write lock, so moves keep their order whichever game they land on."""
+        if which is not Which.CHANNEL:
+            private = await self.store.active_private(conn, user_id)
+            if private is None and which is Which.PRIVATE:
+                return None, None, True
+            if private is not None and (
+                    which is Which.PRIVATE
+                    or (private.channel_id == channel_id and (fits is None or fits(private)))
+                    or not await self._busy(conn, channel_id, fits)):
+                game, abandoned = await self.end_if_idle(conn, private)
+                return game, abandoned, True
+        game, abandoned = await self.load_active(conn, channel_id)
+        return game, abandoned, False
+
+    async def end_if_idle(
+        self, conn: Connection, game: GameRecord | None
+    ) -> tuple[GameRecord | None, GameRecord | None]:
         now = self.clock()
         if game is not None and self.is_idle(game, now):
             return None, await self.end(conn, game, GameStatus.ABANDONED, now=now)
@@ -115,21 +155,30 @@ class GameService:
         opened_by: int | None = None,
         action_id: int | None = None,
         setter_id: int | None = None,
+        private: bool = False,
     ) -> NewGame:
-        """Start a game of any kind, unless one already runs in the channel."""
-        self.channel_allowed(guild_id, channel_id)
+        """Start a game of any kind, unless one already runs in the channel; a private game
+        unless the player has one running (it shows nothing in the channel, so the server's
+        channel list and a match holding the channel don't concern it)."""
+        if not private:
+            self.channel_allowed(guild_id, channel_id)
         now = self.clock()
         async with once(), self.db.transaction() as conn:
-            running, abandoned = await self.load_active(conn, channel_id)
-            if running is not None:
-                raise GameAlreadyRunning(running)
-            for check in self.channel_checks:
-                await check(conn, channel_id)
+            if private:
+                running, abandoned = await self.load_private(conn, user_id)
+                if running is not None:
+                    raise PrivateGameRunning(running)
+            else:
+                running, abandoned = await self.load_active(conn, channel_id)
+                if running is not None:
+                    raise GameAlreadyRunning(running)
+                for check in self.channel_checks:
+                    await check(conn, channel_id)
             game = await self.store.create(
                 conn, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
                 secret=secret, started_by=user_id, now=now, strategy=strategy, seed=seed,
                 pending_guess=pending_guess, codes_left=codes_left, opened_by=opened_by,
-                action_id=action_id, setter_id=setter_id,
+                action_id=action_id, setter_id=setter_id, private=private,
             )
             await self.store.remember_player(conn, user_id, user_name, now)
         return NewGame(game, abandoned)
@@ -154,11 +203,61 @@ class GameService:
         for check in self.channel_checks:
             await check(reader, channel_id)
 
+    async def check_private_free(self, user_id: int) -> None:
+        """Refuse at once when the player has a private game running."""
+        game = await self.store.active_private(await self.db.reader(), user_id)
+        if game is not None and not self.is_idle(game, self.clock()):
+            raise PrivateGameRunning(game)
+
+    async def private_meant(
+        self, *, channel_id: int, user_id: int, which: Which = Which.AUTO,
+        fits: Callable[[GameRecord], bool] | None = None,
+    ) -> GameRecord | None:
+        """The player's private game when a command used in this channel means it, else
+        None (the channel's game is meant). Unless ``which`` says, it is meant when it was
+        started here (and the command can act on it: ``fits``), or when this channel has no
+        game the command can act on (``fits``; None: any game, or a match holding the
+        channel). Read without waiting for writers; raises :class:`NoPrivateGame` when
+        ``which`` asks for one that isn't running, or the one meant has gone idle (reported
+        as abandoned, with its code; the player's next private write records it)."""
+        if which is Which.CHANNEL:
+            return None
+        reader = await self.db.reader()
+        game = await self.store.active_private(reader, user_id)
+        if game is None:
+            if which is Which.PRIVATE:
+                raise self.no_game(private=True)
+            return None
+        meant = which is Which.PRIVATE or (
+            game.channel_id == channel_id and (fits is None or fits(game)))
+        if not meant and await self._busy(reader, channel_id, fits):
+            return None
+        if self.is_idle(game, self.clock()):
+            raise self.no_game(game, private=True)
+        return game
+
+    async def _busy(self, conn: Connection, channel_id: int,
+                    fits: Callable[[GameRecord], bool] | None) -> bool:
+        """Does this channel have a game (that ``fits``) or a match running?"""
+        game = await self.store.active_in_channel(conn, channel_id)
+        if game is not None and not self.is_idle(game, self.clock()):
+            return fits is None or fits(game)
+        if fits is None:
+            for check in self.channel_checks:
+                try:
+                    await check(conn, channel_id)
+                except UserError:
+                    return True
+        return False
+
     async def get(self, game_id: int) -> GameRecord | None:
         return await self.store.get(await self.db.reader(), game_id)
 
     async def latest(self, channel_id: int) -> GameRecord | None:
         return await self.store.latest_in_channel(await self.db.reader(), channel_id)
+
+    async def latest_private(self, user_id: int) -> GameRecord | None:
+        return await self.store.latest_private(await self.db.reader(), user_id)
 
     async def quit(self, *, channel_id: int, user_id: int, can_manage: bool,
                    action_id: int | None = None) -> GameRecord:
@@ -172,6 +271,17 @@ class GameService:
         if game is None:
             raise self.no_game(abandoned)
         raise NotYourGame(game)
+
+    async def quit_private(self, *, user_id: int, game_id: int | None = None,
+                           action_id: int | None = None) -> GameRecord:
+        """The player ends their private game (nobody else can see it, let alone end it):
+        ``game_id``, the one they were shown, if given."""
+        async with once(), self.db.transaction() as conn:
+            game, abandoned = await self.load_private(conn, user_id)
+            if game is not None and game_id in (None, game.id):
+                return await self.end(conn, game, GameStatus.QUIT, now=self.clock(),
+                                      action_id=action_id, by=user_id)
+        raise self.no_game(abandoned, private=True)
 
     async def set_board_message(self, game_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:

@@ -68,6 +68,9 @@ class GameRecord:
     setter_id: int | None = None
     #: Hints given to this game (``/mastermind hint``): its crack stays off the leaderboards.
     hints: int = 0
+    #: A private game: only its player (``started_by``) sees and plays it, wherever they are;
+    #: ``channel_id`` is where it started. One per player; a channel's own game is unaffected.
+    private: bool = False
     #: A breaker game's guesses, or a challenge's standing replies, in turn order.
     guesses: tuple[GuessRecord, ...] = field(default=())
     replies: tuple[ReplyRecord, ...] = field(default=())

@@ -22,6 +22,7 @@ class Result:
     """One player's share of a finished game.
 
     breaker:   ``won`` = this player broke the code; ``guesses`` = the game's guesses.
+    private:   the same, for a private game (its player alone): a board of its own.
     challenge: ``won`` = the bot broke the player's code; ``guesses`` = the bot's guesses
                (the limit + 1 when it failed). A code a person set for others to break
                (``setter:me``, a match against a person) counts here too, for the setter.
@@ -70,13 +71,16 @@ def results_for(game: GameRecord) -> list[Result]:
         for guess in game.guesses:
             if guess.player_id != FORGOTTEN and guess.player_id not in players:
                 players.append(guess.player_id)
+        mode = Mode.PRIVATE if game.private else Mode.BREAKER
         results = [
-            Result(game.id, user, game.guild_id, Mode.BREAKER, size,
+            Result(game.id, user, game.guild_id, mode, size,
                    game.status is GameStatus.WON and user == game.winner_id,
                    len(game.guesses), game.ended_at, game.hints > 0)
             for user in players
         ]
         return results + _setter_result(game)
+    # A challenge is one player's code against the bot wherever it is played, so a private
+    # one counts on the same board: nothing shared is mixed in.
     if game.status not in (GameStatus.WON, GameStatus.LOST) or game.started_by == FORGOTTEN:
         return []
     solved = game.status is GameStatus.WON

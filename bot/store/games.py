@@ -19,7 +19,7 @@ from .replies import ReplyStore
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, pegs, colors, max_guesses, repeats, secret, status, "
     "started_by, winner_id, created_at, updated_at, ended_at, board_message_id, strategy, seed, "
-    "pending_guess, codes_left, turn_opened_by, match_id, match_half, setter_id, hints"
+    "pending_guess, codes_left, turn_opened_by, match_id, match_half, setter_id, hints, private"
 )
 
 
@@ -63,6 +63,7 @@ def _game(row: Row) -> GameRecord:
         match_half=row["match_half"],
         setter_id=row["setter_id"],
         hints=row["hints"],
+        private=bool(row["private"]),
     )
 
 
@@ -89,7 +90,18 @@ class GameStore:
     async def active_in_channel(
         self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
-        return await self._one(conn, "channel_id = ? AND status = 'active'", (channel_id,))
+        """The channel's own running game (players' private games are theirs, not its)."""
+        return await self._one(conn, "channel_id = ? AND status = 'active' AND private = 0",
+                               (channel_id,))
+
+    async def active_private(self, conn: Connection, user_id: int) -> GameRecord | None:
+        """A player's running private game (one at most)."""
+        return await self._one(conn, "started_by = ? AND status = 'active' AND private = 1",
+                               (user_id,))
+
+    async def latest_private(self, conn: Connection, user_id: int) -> GameRecord | None:
+        return await self._one(conn, "started_by = ? AND private = 1 ORDER BY id DESC LIMIT 1",
+                               (user_id,))
 
     async def get(self, conn: Connection, game_id: int) -> GameRecord | None:
         return await self._one(conn, "id = ?", (game_id,))
@@ -97,7 +109,8 @@ class GameStore:
     async def latest_in_channel(
         self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
-        return await self._one(conn, "channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return await self._one(conn, "channel_id = ? AND private = 0 ORDER BY id DESC LIMIT 1",
+                               (channel_id,))
 
     async def finished_ids(self, conn: Connection) -> list[int]:
         async with conn.execute(
@@ -171,18 +184,20 @@ class GameStore:
         match_id: int | None = None,
         match_half: int | None = None,
         setter_id: int | None = None,
+        private: bool = False,
     ) -> GameRecord:
         async with conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
             " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"
-            " codes_left, turn_opened_by, opened_by_interaction, match_id, match_half, setter_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " codes_left, turn_opened_by, opened_by_interaction, match_id, match_half, setter_id,"
+            " private)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " RETURNING id",
             (
                 guild_id, channel_id, kind.value, rules.pegs, rules.colors, rules.max_guesses,
                 int(rules.repeats), _digits_or_none(secret), started_by, now, now, strategy,
                 seed, _digits_or_none(pending_guess), codes_left, opened_by, action_id,
-                match_id, match_half, setter_id,
+                match_id, match_half, setter_id, int(private),
             ),
         ) as cur:
             row = await cur.fetchone()
@@ -193,7 +208,7 @@ class GameStore:
             created_at=now, updated_at=now, ended_at=None, board_message_id=None,
             strategy=strategy, seed=seed, pending_guess=pending_guess, codes_left=codes_left,
             turn_opened_by=opened_by, match_id=match_id, match_half=match_half,
-            setter_id=setter_id,
+            setter_id=setter_id, private=private,
         )
 
     async def add_guess(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..core.enums import Mode, Period
+from ..core.enums import CRACK_MODES, Mode, Period
 from ..core.matches import MatchRecord
 from ..core.records import FORGOTTEN, GameRecord
 from ..core.results import MIN_CHALLENGES, Result, period_key, results_for, results_for_match
@@ -30,7 +30,7 @@ ON CONFLICT (mode, size, scope, period, user_id) DO UPDATE SET
     won = standings.won + excluded.won,
     guesses = standings.guesses + excluded.guesses,
     average = CASE
-        WHEN standings.mode = 'breaker' THEN
+        WHEN standings.mode IN ('breaker', 'private') THEN
             CASE WHEN standings.won + excluded.won > 0
                  THEN (standings.guesses + excluded.guesses) * 1.0
                       / (standings.won + excluded.won) END
@@ -64,8 +64,8 @@ class Board:
 def _where(mode: Mode) -> str:
     """The rows of one leaderboard (named parameters :size, :scope, :period)."""
     board = "size = :size AND scope = :scope AND period = :period"
-    if mode is Mode.BREAKER:
-        return f"mode = 'breaker' AND won > 0 AND {board}"
+    if mode in CRACK_MODES:
+        return f"mode = '{mode.value}' AND won > 0 AND {board}"
     if mode in MATCH_MODES:
         return f"mode = '{mode.value}' AND {board}"
     return f"mode = 'challenge' AND {board} AND played >= {MIN_CHALLENGES}"
@@ -74,13 +74,13 @@ def _where(mode: Mode) -> str:
 def _order(mode: Mode) -> str:
     if mode in MATCH_MODES:
         return "won DESC, average DESC, user_id"
-    return "won DESC, average ASC, user_id" if mode is Mode.BREAKER else "average DESC, user_id"
+    return "won DESC, average ASC, user_id" if mode in CRACK_MODES else "average DESC, user_id"
 
 
 def _ahead(mode: Mode) -> tuple[str, ...]:
     """Rows strictly ahead of one with the given (won, average), as disjoint conditions,
     each a range of the board's rank index (one OR of them would scan the whole board)."""
-    if mode is Mode.BREAKER:
+    if mode in CRACK_MODES:
         return "won > :won", "won = :won AND average < :average"
     if mode in MATCH_MODES:  # more wins, then more points per match
         return "won > :won", "won = :won AND average > :average"
@@ -122,8 +122,8 @@ class StatsStore:
             if r.hinted:  # counted in /stats as hinted, kept off every leaderboard
                 hinted.append((r.game_id, r.user_id))
                 continue
-            counted = r.guesses if (r.won or r.mode is not Mode.BREAKER) else 0
-            if r.mode is Mode.BREAKER:
+            counted = r.guesses if (r.won or r.mode not in CRACK_MODES) else 0
+            if r.mode in CRACK_MODES:
                 average = float(r.guesses) if r.won else None
             else:
                 average = float(r.guesses)

@@ -2,6 +2,8 @@
 
 The shrinking is cosmetic, so it never holds up or fails the move's own answer: it runs
 as a task of its own, outside the interaction's context (it is no part of that answer).
+Where the bot is not in the channel (see :mod:`bot.ui.places`) it can't edit an older
+message, so the boards there stay as they were.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import logging
 
 import aiohttp
 import discord
+
+from .places import bot_in_channel
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +61,7 @@ def collapse_soon(interaction: discord.Interaction, message_id: int | None, line
                   view: discord.ui.View | discord.ui.LayoutView | None = None,
                   v2: bool = False) -> None:
     """:func:`collapse` in its own task, after the answer that replaced the board."""
-    if not message_id:
+    if not message_id or not bot_in_channel(interaction):
         return
     task = asyncio.get_running_loop().create_task(
         collapse(interaction, message_id, line, embed=embed, view=view, v2=v2),

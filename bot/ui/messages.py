@@ -21,11 +21,13 @@ from ..core.errors import (
     ImpossibleReply,
     MalformedButton,
     NoGameRunning,
+    NoPrivateGame,
     NothingToTakeBack,
     NotYourChallenge,
     NotYourGame,
     NotYourPrompt,
     OutOfDate,
+    PrivateGameRunning,
     RepliesContradict,
     StorageUnavailable,
     TooLate,
@@ -86,8 +88,10 @@ def _its_code(game: GameRecord) -> str:
 
 def abandoned_note(game: GameRecord) -> str:
     """Said when a new game replaces one that had gone idle."""
-    return (f"The previous {_kind(game)} here (#{game.id}) had no move for too long and was "
-            f"abandoned; {_its_code(game)}.")
+    whose = (f"Your previous private {_kind(game)}" if game.private
+             else f"The previous {_kind(game)} here")
+    return (f"{whose} (#{game.id}) had no move for too long and was abandoned; "
+            f"{_its_code(game)}.")
 
 
 def _no_game(error: NoGameRunning) -> str:
@@ -98,6 +102,26 @@ def _no_game(error: NoGameRunning) -> str:
     again = "`/challenge`" if game.kind is GameKind.CHALLENGE else "`/mastermind new`"
     return (f"The last {_kind(game)} here went {hours(error.idle_timeout)} without a move and "
             f"was abandoned; {_its_code(game)}. Start a new one with {again}.")
+
+
+def _no_private_game(error: NoPrivateGame) -> str:
+    start = "Start one with `/mastermind new private:True` (or `/challenge private:True`)."
+    game = error.abandoned
+    if game is None:
+        return f"You have no private game running. {start}"
+    code = f" (the code was {code_line(game.secret)})" if game.secret else ""
+    return (f"Your private game went {hours(error.idle_timeout)} without a move and was "
+            f"abandoned{code}. {start}")
+
+
+def _private_running(game: GameRecord) -> str:
+    what = "game" if game.kind is GameKind.BREAKER else "challenge"
+    how = ("`/guess` plays it" if game.kind is GameKind.BREAKER
+           else "answer its guesses with the buttons or `/feedback`")
+    where = f"<#{game.channel_id}>" if game.guild_id else "a DM"
+    return (f"Your private {what} #{game.id} is still running ({guesses(game.turns_used)} in, "
+            f"started in {where}): {how}, `/mastermind board` shows it, "
+            f"`/mastermind quit game:private` ends it. One private game at a time.")
 
 
 def _already_running(game: GameRecord) -> str:
@@ -153,6 +177,10 @@ def _not_your_game(game: GameRecord) -> str:
 
 
 def _wrong_kind(error: WrongKindOfGame) -> tuple[str, str]:
+    if error.game is not None and error.game.private:
+        return "Your private game is a challenge", (
+            "In your private game I break *your* code: answer my guesses with its buttons or "
+            "`/feedback`. `/mastermind board game:private` shows it.")
     if error.game is not None:
         return "A challenge is running here", (
             "The bot is breaking someone's code in this channel right now, so there is no "
@@ -188,7 +216,9 @@ def describe_user_error(error: UserError) -> tuple[str, str]:
 
 
 says(NoGameRunning)(lambda e: ("No game is running here", _no_game(e)))
+says(NoPrivateGame)(lambda e: ("No private game", _no_private_game(e)))
 says(GameAlreadyRunning)(lambda e: ("A game is already running here", _already_running(e.game)))
+says(PrivateGameRunning)(lambda e: ("You have a private game", _private_running(e.game)))
 says(NotYourGame)(lambda e: ("You can't end this game", _not_your_game(e.game)))
 says(WrongKindOfGame)(_wrong_kind)
 says(OutOfDate)(lambda e: ("That board is out of date", _out_of_date(e)))

@@ -89,16 +89,18 @@ def _count_error(interaction: discord.Interaction, kind: str) -> None:
 
 
 async def respond(interaction: discord.Interaction, *, embed: discord.Embed,
-                  view: discord.ui.View | None = None, content: str | None = None) -> int | None:
-    """Send the public answer, whether or not the interaction was deferred meanwhile;
-    returns the message id."""
+                  view: discord.ui.View | None = None, content: str | None = None,
+                  ephemeral: bool = False) -> int | None:
+    """Send the answer (public unless ``ephemeral``), whether or not the interaction was
+    deferred meanwhile; returns the message id."""
     if not interaction.response.is_done():
         sent = await interaction.response.send_message(
-            content=content, embed=embed, view=view or discord.utils.MISSING)
+            content=content, embed=embed, view=view or discord.utils.MISSING,
+            ephemeral=ephemeral)
         return sent.message_id
     message = await interaction.followup.send(
         content=content or discord.utils.MISSING, embed=embed,
-        view=view or discord.utils.MISSING, wait=True)
+        view=view or discord.utils.MISSING, wait=True, ephemeral=ephemeral)
     return message.id
 
 

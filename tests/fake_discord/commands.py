@@ -42,6 +42,37 @@ TYPE_NAMES = {
 STRING_MAX = 6000
 SAFE_INT = 2**53
 
+# Where a command can be used (interaction context types) and installed (integration types).
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
+CONTEXT_NAMES = {GUILD: "a server", BOT_DM: "a DM with the bot",
+                 PRIVATE_CHANNEL: "a group DM or a DM between users"}
+GUILD_INSTALL, USER_INSTALL = 0, 1
+#: The fake application is configured for both installation contexts.
+APP_INTEGRATION_TYPES = (GUILD_INSTALL, USER_INSTALL)
+
+
+def integration_types(command: Mapping[str, Any]) -> list[int]:
+    """Where a synced command is installed: its own ``integration_types``, else the app's.
+    Guild commands exist only where the app was added to that server."""
+    if command.get("guild_id"):
+        return [GUILD_INSTALL]
+    return list(command.get("integration_types") or APP_INTEGRATION_TYPES)
+
+
+def contexts(command: Mapping[str, Any]) -> list[int]:
+    """Where a synced command can be used. Without ``contexts``, Discord falls back on the
+    deprecated ``dm_permission`` for bot DMs, and private channels need a user install."""
+    if command.get("guild_id"):
+        return [GUILD]
+    if command.get("contexts") is not None:
+        return list(command["contexts"])
+    found = [GUILD]
+    if command.get("dm_permission") is not False:
+        found.append(BOT_DM)
+    if USER_INSTALL in integration_types(command):
+        found.append(PRIVATE_CHANNEL)
+    return found
+
 # resolve(kind, value) -> (snowflake string, {"users": {...}, "members": {...}, ...})
 Resolver = Callable[[int, Any], tuple[str, dict[str, dict[str, Any]]]]
 

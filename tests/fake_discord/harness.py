@@ -306,9 +306,25 @@ class FakeDiscord:
     def guild(self, name: str = "Test Guild", **kwargs: Any) -> FakeGuild:
         """A guild with an ``@everyone`` role and a ``#general`` channel.
 
-        kwargs: ``owner``, ``everyone_permissions``, ``bot_permissions``, ``channels``.
+        kwargs: ``owner``, ``everyone_permissions``, ``bot_permissions``, ``channels``,
+        ``installed=False`` (the app was not added to it: only members who installed it to
+        their account reach it, see :meth:`user_install`).
         """
         return self.state.create_guild(name, **kwargs)
+
+    def user_install(self, user: FakeUser) -> FakeUser:
+        """``user`` installs the app to their account: its commands follow them into servers
+        that did not add it, group DMs and DMs with other users."""
+        self.state.install_for_user(user)
+        return user
+
+    def group_dm(self, *users: FakeUser, name: str = "group") -> FakeChannel:
+        """A group DM of ``users`` (the bot is never in one)."""
+        return self.state.private_channel(*users, name=name)
+
+    def user_dm(self, user: FakeUser, other: FakeUser) -> FakeChannel:
+        """The DM between two users (not the bot's)."""
+        return self.state.private_channel(user, other)
 
     def channel(self, guild: FakeGuild, name: str = "general", **kwargs: Any) -> FakeChannel:
         return self.state.create_channel(guild, name, **kwargs)
@@ -636,8 +652,8 @@ class FakeDiscord:
         update events afterwards), so its cache knows roles, channels and members. Bots without
         that intent only ever see the partial guild inside interactions, as in production.
         """
-        if not bot.intents.guilds:
-            return
+        if not bot.intents.guilds or not guild.installed:
+            return  # no GUILD_CREATE for a server the bot is not in
         payload = guild.payload(bot_member=self.state.bot_member(guild))
         key = json.dumps(payload, sort_keys=True)
         seen = self._guild_versions.setdefault(id(bot), {})

@@ -36,6 +36,9 @@ TEXT_INPUT_LABEL_MAX = 45
 TEXT_INPUT_VALUE_MAX = 4000
 V2_COMPONENTS_TOTAL_MAX = 40
 V2_TEXT_TOTAL_MAX = 4000
+#: Follow-up messages per interaction where only the user's install authorizes the app (the
+#: bot is not in that server or group DM); the next one gets 400, code 40094.
+USER_INSTALL_FOLLOWUPS_MAX = 5
 
 V2_LEGACY = "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"
 

@@ -30,6 +30,7 @@ DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
     use_external_emojis=True,
     create_public_threads=True,
+    use_external_apps=True,
 ).value
 DEFAULT_BOT_PERMISSIONS = (
     DEFAULT_EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True).value
@@ -37,6 +38,7 @@ DEFAULT_BOT_PERMISSIONS = (
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+GROUP_DM_CHANNEL = 3
 
 
 def perm_value(permissions: int | discord.Permissions | None) -> int:
@@ -182,6 +184,9 @@ class FakeMember:
 
 @dataclass(eq=False)
 class FakeChannel:
+    """A guild text channel, the bot's DM with a user (``recipient``), or a private channel
+    the bot is not in (``members``: a group DM, or a DM between two users)."""
+
     id: int
     type: int
     name: str | None = None
@@ -189,6 +194,7 @@ class FakeChannel:
     recipient: FakeUser | None = None
     position: int = 0
     topic: str | None = None
+    members: list[FakeUser] = field(default_factory=list)
 
     @property
     def guild_id(self) -> int | None:
@@ -196,11 +202,32 @@ class FakeChannel:
 
     @property
     def is_dm(self) -> bool:
-        return self.type == DM_CHANNEL
+        return self.type in (DM_CHANNEL, GROUP_DM_CHANNEL)
+
+    @property
+    def is_bot_dm(self) -> bool:
+        """The bot's own DM with a user (interaction context ``BOT_DM``)."""
+        return self.type == DM_CHANNEL and not self.members
+
+    @property
+    def is_private_channel(self) -> bool:
+        """A group DM or a DM between users (context ``PRIVATE_CHANNEL``): the bot is not
+        in it."""
+        return bool(self.members)
 
     def payload(self, *, permissions: int | None = None) -> dict[str, Any]:
-        if self.type == DM_CHANNEL:
+        if self.is_private_channel:
             data: dict[str, Any] = {
+                "id": str(self.id),
+                "type": self.type,
+                "last_message_id": None,
+                "recipients": [u.payload() for u in self.members],
+                "flags": 0,
+            }
+            if self.type == GROUP_DM_CHANNEL:
+                data.update(name=self.name, icon=None, owner_id=str(self.members[0].id))
+        elif self.type == DM_CHANNEL:
+            data = {
                 "id": str(self.id),
                 "type": self.type,
                 "last_message_id": None,
@@ -231,7 +258,8 @@ class FakeChannel:
         return f"<#{self.id}>"
 
     def __repr__(self) -> str:
-        return f"<FakeChannel {self.name or 'DM'} id={self.id}>"
+        what = self.name or ("group DM" if self.type == GROUP_DM_CHANNEL else "DM")
+        return f"<FakeChannel {what} id={self.id}>"
 
 
 @dataclass(eq=False)
@@ -243,6 +271,9 @@ class FakeGuild:
     members: dict[int, FakeMember] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     bot_permissions: int = DEFAULT_BOT_PERMISSIONS
+    #: The app was added to the server (GUILD_INSTALL), so its bot is a member; False: it
+    #: is only reached through members who installed it to their account (USER_INSTALL).
+    installed: bool = True
     locale: str = "en-US"
     bot_role_id: int = 0
     created_at: datetime.datetime = field(default_factory=discord.utils.utcnow)

@@ -351,8 +351,8 @@ class FakeDiscordServer:
             {
                 "v": 10,
                 "user": user,
-                "guilds": [{"id": str(g), "unavailable": True} for g in st.guilds
-                           if session.serves(g)],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in st.guilds.values()
+                           if g.installed and session.serves(g.id)],
                 "session_id": session.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": self.gateway_url,
@@ -369,7 +369,7 @@ class FakeDiscordServer:
         )
         if session.wants(INTENT_GUILDS):
             for guild in st.guilds.values():
-                if session.serves(guild.id):
+                if guild.installed and session.serves(guild.id):
                     self._send_guild(session, guild, force=True)
 
     def _send_guild(
@@ -386,6 +386,9 @@ class FakeDiscordServer:
         if msg.ephemeral:
             return
         chan = self.state.channels.get(msg.channel_id)
+        if chan is not None and (chan.is_private_channel
+                                 or (chan.guild is not None and not chan.guild.installed)):
+            return  # the bot gets no events from channels it is not in
         for session in self.sessions:
             if not session.identified.is_set() or not session.serves(msg.guild_id):
                 continue
@@ -448,7 +451,7 @@ class FakeDiscordServer:
         guild_id = rec.guild.id if rec.guild is not None else None
         if session is None:
             session = await self.wait_for_session(timeout, guild_id=guild_id)
-        if rec.guild is not None and session.wants(INTENT_GUILDS):
+        if rec.guild is not None and rec.guild.installed and session.wants(INTENT_GUILDS):
             self._send_guild(session, rec.guild)
         session.dispatch("INTERACTION_CREATE", rec.payload)
         if expect_response:

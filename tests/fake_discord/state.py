@@ -29,6 +29,7 @@ from .limits import (
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
+    USER_INSTALL_FOLLOWUPS_MAX,
     V2_LEGACY,
     FieldError,
     check_message,
@@ -37,6 +38,7 @@ from .limits import (
 )
 from .models import (
     DM_CHANNEL,
+    GROUP_DM_CHANNEL,
     TEXT_CHANNEL,
     FakeChannel,
     FakeGuild,
@@ -80,6 +82,16 @@ ALLOWED_CALLBACKS = {
 MESSAGE_FLAGS_SETTABLE = FLAG_EPHEMERAL | (1 << 2) | (1 << 12) | FLAG_COMPONENTS_V2
 CHAT_INPUT_MESSAGE_TYPE = 20
 DEFAULT_MESSAGE_TYPE = 0
+#: A member without it in a channel gets the answers of apps they installed themselves (the
+#: server did not add them) as ephemeral messages, whatever the app asks.
+USE_EXTERNAL_APPS = discord.Permissions(use_external_apps=True).value
+#: ``app_permissions`` where the bot is not in the channel: interaction responses can always
+#: embed and attach (and mention in private channels); in the bot's DM, external emoji too.
+_ANSWER_PERMISSIONS = discord.Permissions(embed_links=True, attach_files=True).value
+_PRIVATE_CHANNEL_PERMISSIONS = _ANSWER_PERMISSIONS | discord.Permissions(
+    mention_everyone=True).value
+_BOT_DM_PERMISSIONS = _PRIVATE_CHANNEL_PERMISSIONS | discord.Permissions(
+    use_external_emojis=True).value
 
 # The interaction whose handler is running in the current asyncio context (in-process harness).
 current_interaction: contextvars.ContextVar[InteractionRecord | None] = contextvars.ContextVar(
@@ -210,10 +222,36 @@ class InteractionRecord:
     requests: list[RecordedRequest] = field(default_factory=list)
     expired: bool = False
     acknowledged: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Follow-up POSTs accepted (at most 5 where only a user install authorizes the app).
+    followup_posts: int = 0
 
     @property
     def type_name(self) -> str:
         return INTERACTION_TYPE_NAMES.get(self.type, str(self.type))
+
+    @property
+    def context(self) -> int:
+        """0 a server, 1 the bot's DM, 2 a group DM or a DM between users."""
+        return int(self.payload["context"])
+
+    @property
+    def owners(self) -> dict[str, str]:
+        """``authorizing_integration_owners``: ``{"0": guild id or "0", "1": user id}``."""
+        return dict(self.payload.get("authorizing_integration_owners") or {})
+
+    @property
+    def user_install_only(self) -> bool:
+        """Only a user's install authorizes the app here: its bot is not in the channel."""
+        return set(self.owners) == {"1"}
+
+    @property
+    def forced_ephemeral(self) -> bool:
+        """Discord turns the app's answers ephemeral: a user install in a server where the
+        member may not use external apps (``USE_EXTERNAL_APPS`` off)."""
+        if not self.user_install_only or self.context != 0:
+            return False
+        member = self.payload.get("member") or {}
+        return not int(member.get("permissions") or 0) & USE_EXTERNAL_APPS
 
     def __repr__(self) -> str:
         what = self.name or self.custom_id or ""
@@ -248,6 +286,8 @@ class DiscordState:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.command_syncs: int = 0
+        #: Users who installed the app to their account (USER_INSTALL).
+        self.user_installs: set[int] = set()
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self.requests: list[RecordedRequest] = []
@@ -284,13 +324,16 @@ class DiscordState:
         bot_permissions: int | discord.Permissions | None = None,
         channels: Iterable[str] = ("general",),
         shard: tuple[int, int] | None = None,
+        installed: bool = True,
     ) -> FakeGuild:
-        """A guild (with ``channels``); ``shard=(id, count)`` picks an id on that shard."""
+        """A guild (with ``channels``); ``shard=(id, count)`` picks an id on that shard;
+        ``installed=False``: the app was not added to it (reached only by user installs)."""
         from .models import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS
 
         gid = self.snowflake.on_shard(*shard) if shard is not None else self.snowflake()
         owner = owner or self.owner
-        guild = FakeGuild(gid, name, owner.id, bot_role_id=self.snowflake())
+        guild = FakeGuild(gid, name, owner.id, bot_role_id=self.snowflake(),
+                          installed=installed)
         everyone = (
             DEFAULT_EVERYONE_PERMISSIONS
             if everyone_permissions is None
@@ -341,6 +384,22 @@ class DiscordState:
         self.channel_messages[chan.id] = []
         return chan
 
+    def install_for_user(self, user: FakeUser) -> None:
+        """``user`` adds the app to their account: its global commands follow them into
+        servers without the bot, group DMs and DMs with other users."""
+        self.user_installs.add(user.id)
+
+    def private_channel(self, *users: FakeUser, name: str | None = None) -> FakeChannel:
+        """A group DM of ``users`` (the first owns it), or with two users and no ``name``,
+        their DM. The bot is never in it."""
+        if len(users) < 2:
+            raise ValueError("a private channel needs at least two users")
+        kind = DM_CHANNEL if len(users) == 2 and name is None else GROUP_DM_CHANNEL
+        chan = FakeChannel(self.snowflake(), kind, name=name, members=list(users))
+        self.channels[chan.id] = chan
+        self.channel_messages[chan.id] = []
+        return chan
+
     def add_member(
         self,
         guild: FakeGuild,
@@ -380,7 +439,7 @@ class DiscordState:
     def commands_for(self, guild: FakeGuild | None) -> list[dict[str, Any]]:
         """The commands a user sees in ``guild`` (guild commands shadow global ones)."""
         seen: dict[str, dict[str, Any]] = {c["name"]: c for c in self.global_commands}
-        if guild is not None:
+        if guild is not None and guild.installed:
             seen.update({c["name"]: c for c in self.guild_commands.get(guild.id, [])})
         return list(seen.values())
 
@@ -402,11 +461,45 @@ class DiscordState:
                 channel = next(
                     (c for c in guild.channels.values() if c.type == TEXT_CHANNEL), None
                 ) or self.create_channel(guild)
-        if channel.type == DM_CHANNEL and channel.recipient is not user:
+        if channel.is_private_channel:
+            if user not in channel.members:
+                raise InvalidInteraction(f"{user!r} is not in {channel!r}")
+        elif channel.type == DM_CHANNEL and channel.recipient is not user:
             raise InvalidInteraction(f"{user!r} can't use {channel!r} (another user's DM)")
         if guild is not None and user.id not in guild.members:
             self.add_member(guild, user)
         return user, channel, guild
+
+    @staticmethod
+    def interaction_context(channel: FakeChannel, guild: FakeGuild | None) -> int:
+        """Discord's interaction context type of an interaction made in ``channel``."""
+        if guild is not None:
+            return cmds.GUILD
+        return cmds.PRIVATE_CHANNEL if channel.is_private_channel else cmds.BOT_DM
+
+    def integration_owners(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        guild: FakeGuild | None,
+        types: Iterable[int] = cmds.APP_INTEGRATION_TYPES,
+    ) -> dict[str, str]:
+        """``authorizing_integration_owners`` of an interaction ``user`` makes here, for a
+        command installed as ``types``: the server, when it added the app ("0" in the bot's
+        DM), and the user, when they installed it to their account."""
+        types = set(types)
+        context = self.interaction_context(channel, guild)
+        owners: dict[str, str] = {}
+        if cmds.GUILD_INSTALL in types:
+            if context == cmds.GUILD and guild is not None and guild.installed:
+                owners["0"] = str(guild.id)
+            elif context == cmds.BOT_DM and (
+                    user.id not in self.user_installs or any(
+                        g.installed and user.id in g.members for g in self.guilds.values())):
+                owners["0"] = "0"  # a server that added the app: the DM is reachable
+        if cmds.USER_INSTALL in types and user.id in self.user_installs:
+            owners["1"] = str(user.id)
+        return owners
 
     def _base_payload(
         self,
@@ -415,7 +508,16 @@ class DiscordState:
         channel: FakeChannel,
         guild: FakeGuild | None,
         data: dict[str, Any],
+        owners: Mapping[str, str] | None = None,
     ) -> tuple[int, str, dict[str, Any]]:
+        """``owners``: who authorizes the app (default: as for a command of both
+        installation types used here)."""
+        if owners is None:
+            owners = self.integration_owners(user, channel, guild)
+        if not owners:
+            raise InvalidInteraction(
+                f"the app is not installed where {user!r} is ({channel!r}): neither added to "
+                f"the server nor to the user's account (fake.user_install(user))")
         iid = self.snowflake()
         token = f"itok.{iid}.{secrets.token_urlsafe(24)}"
         payload: dict[str, Any] = {
@@ -430,25 +532,26 @@ class DiscordState:
             "entitlements": [],
             "entitlement_sku_ids": [],
         }
+        context = self.interaction_context(channel, guild)
+        payload.update(context=context, authorizing_integration_owners=dict(owners))
         if guild is not None:
             member = guild.members[user.id]
+            # Without the bot in the server, the app has @everyone's permissions, plus what
+            # any interaction response may do.
+            app = (guild.bot_permissions if guild.installed
+                   else guild.everyone.permissions | _ANSWER_PERMISSIONS)
             payload.update(
                 guild_id=str(guild.id),
                 guild=guild.partial_payload(),
                 guild_locale=guild.locale,
                 member=member.payload(),
-                app_permissions=str(guild.bot_permissions),
-                context=0,
-                authorizing_integration_owners={"0": str(guild.id)},
+                app_permissions=str(app),
             )
             payload["channel"] = channel.payload(permissions=member.permissions)
         else:
-            payload.update(
-                user=user.payload(),
-                app_permissions=str(discord.Permissions.text().value),
-                context=1,
-                authorizing_integration_owners={"0": str(user.id)},
-            )
+            app = (_PRIVATE_CHANNEL_PERMISSIONS if context == cmds.PRIVATE_CHANNEL
+                   else _BOT_DM_PERMISSIONS)
+            payload.update(user=user.payload(), app_permissions=str(app))
             payload["channel"] = channel.payload()
         payload["channel_id"] = str(channel.id)
         return iid, token, payload
@@ -492,7 +595,7 @@ class DiscordState:
                 f"user=/channel=/guild= keywords, which choose who uses the command and where; "
                 f"pass the option as options={{{clash[0]!r}: ...}} (None to omit it)"
             )
-        self._check_command_available(top, parts, user, guild)
+        owners = self._check_command_available(top, parts, user, channel, guild)
 
         def resolve(kind: int, value: Any) -> tuple[str, dict[str, dict[str, Any]]]:
             return self._resolve_option(parts, kind, value, guild)
@@ -505,7 +608,8 @@ class DiscordState:
             data["resolved"] = resolved
         if top.get("guild_id"):
             data["guild_id"] = top["guild_id"]
-        iid, token, payload = self._base_payload(APPLICATION_COMMAND, user, channel, guild, data)
+        iid, token, payload = self._base_payload(APPLICATION_COMMAND, user, channel, guild, data,
+                                                 owners)
         return self._register(
             InteractionRecord(
                 iid,
@@ -521,20 +625,32 @@ class DiscordState:
         )
 
     def _check_command_available(
-        self, top: dict[str, Any], parts: Sequence[str], user: FakeUser, guild: FakeGuild | None
-    ) -> None:
+        self,
+        top: dict[str, Any],
+        parts: Sequence[str],
+        user: FakeUser,
+        channel: FakeChannel,
+        guild: FakeGuild | None,
+    ) -> dict[str, str]:
+        """Refuse what Discord's client would not offer: a command outside its ``contexts``,
+        or where none of its ``integration_types`` is installed. Returns who authorizes it."""
         where = "/" + " ".join(parts)
-        contexts = top.get("contexts")
-        if guild is None:
-            if top.get("guild_id"):
-                raise InvalidInteraction(f"{where} is a guild command; it doesn't exist in DMs")
-            if top.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
-                raise InvalidInteraction(f"{where} is not available in DMs (guild_only)")
-            return
-        if contexts is not None and 0 not in contexts:
-            raise InvalidInteraction(f"{where} is not available in guilds (contexts={contexts})")
+        context = self.interaction_context(channel, guild)
+        if guild is None and top.get("guild_id"):
+            raise InvalidInteraction(f"{where} is a guild command; it doesn't exist in DMs")
+        allowed = cmds.contexts(top)
+        if context not in allowed:
+            raise InvalidInteraction(
+                f"{where} is not offered in {cmds.CONTEXT_NAMES[context]} (contexts={allowed})")
+        types = cmds.integration_types(top)
+        owners = self.integration_owners(user, channel, guild, types)
+        if not owners:
+            raise InvalidInteraction(
+                f"{where} is not offered to {user!r} in {cmds.CONTEXT_NAMES[context]}: its "
+                f"integration_types {types} are not installed there (the server did not add "
+                f"the app, and the user did not install it: fake.user_install(user))")
         required = top.get("default_member_permissions")
-        if required is not None:
+        if guild is not None and "0" in owners and required is not None:
             have = guild.members[user.id].permissions
             need = int(required)
             if have & need != need:
@@ -543,6 +659,7 @@ class DiscordState:
                 raise InvalidInteraction(
                     f"{user!r} can't see {where}: default_member_permissions needs {names}"
                 )
+        return owners
 
     def _resolve_option(
         self, parts: Sequence[str], kind: int, value: Any, guild: FakeGuild | None
@@ -610,7 +727,10 @@ class DiscordState:
             data["values"] = values
         else:
             raise InvalidInteraction(f"component type {kind} can't be used by fake.click")
-        iid, token, payload = self._base_payload(MESSAGE_COMPONENT, user, channel, guild, data)
+        # Whoever clicks, the installation that made the message authorizes the click.
+        made_by = (msg.interaction_metadata or {}).get("authorizing_integration_owners") or None
+        iid, token, payload = self._base_payload(MESSAGE_COMPONENT, user, channel, guild, data,
+                                                 made_by)
         payload["message"] = msg.payload()
         return self._register(
             InteractionRecord(
@@ -694,7 +814,8 @@ class DiscordState:
         if unknown:
             raise InvalidInteraction(f"modal has no fields {sorted(unknown)}")
         data = {"custom_id": cb.data["custom_id"], "components": rows}
-        iid, token, payload = self._base_payload(MODAL_SUBMIT, user_, channel, guild, data)
+        iid, token, payload = self._base_payload(MODAL_SUBMIT, user_, channel, guild, data,
+                                                 modal_from.owners)
         if modal_from.source_message_id is not None:
             payload["message"] = self.messages[modal_from.source_message_id].payload()
         return self._register(
@@ -924,17 +1045,28 @@ class DiscordState:
             raise _Reject(404, 10003, "Unknown Channel")
         return chan
 
+    @staticmethod
+    def _bot_is_in(chan: FakeChannel) -> None:
+        """The bot reads and writes only channels it is in: not a server that never added
+        the app (reached through a user's install), nor a group DM or another user's DM."""
+        if chan.is_private_channel or (chan.guild is not None and not chan.guild.installed):
+            raise _Reject(403, 50001, "Missing Access (the bot is not in this channel)")
+
     def _guild(self, gid: str | int) -> FakeGuild:
         guild = self.guilds.get(int(gid))
         if guild is None:
             raise _Reject(404, 10004, "Unknown Guild")
+        if not guild.installed:
+            raise _Reject(403, 50001, "Missing Access (the app was not added to this server)")
         return guild
 
     def _get_channel(self, req: ApiRequest, cid: str) -> ApiResponse:
-        return ApiResponse(200, self._channel(cid).payload())
+        chan = self._channel(cid)
+        self._bot_is_in(chan)
+        return ApiResponse(200, chan.payload())
 
     def _typing(self, req: ApiRequest, cid: str) -> ApiResponse:
-        self._channel(cid)
+        self._bot_is_in(self._channel(cid))
         return ApiResponse(204)
 
     def _get_guild(self, req: ApiRequest, gid: str) -> ApiResponse:
@@ -1060,6 +1192,8 @@ class DiscordState:
             errors += self.app_emoji.unknown_references(data, ("data",))
         if errors:
             raise _form_error(errors)
+        if ctype in (4, 5) and rec.forced_ephemeral:
+            data = {**data, "flags": int(data.get("flags") or 0) | FLAG_EPHEMERAL}
 
         rec.callback = CallbackRecord(ctype, copy.deepcopy(data), self.clock())
         message: FakeMessage | None = None
@@ -1152,6 +1286,13 @@ class DiscordState:
         errors += self.app_emoji.unknown_references(data)
         if errors:
             raise _form_error(errors)
+        if rec.user_install_only and rec.followup_posts >= USER_INSTALL_FOLLOWUPS_MAX:
+            raise _Reject(400, 40094, "This interaction has hit the maximum number of follow up "
+                                      f"messages ({USER_INSTALL_FOLLOWUPS_MAX} where only a "
+                                      "user install authorizes the app)")
+        if rec.forced_ephemeral:
+            data = {**data, "flags": int(data.get("flags") or 0) | FLAG_EPHEMERAL}
+        rec.followup_posts += 1
         original = (
             self.messages.get(rec.original_message_id)
             if rec.original_message_id is not None
@@ -1181,6 +1322,7 @@ class DiscordState:
 
     # -------------------------------------------------------------------- channel routes
     def _bot_can(self, chan: FakeChannel, perms: discord.Permissions) -> None:
+        self._bot_is_in(chan)
         if chan.guild is None:
             return
         have = chan.guild.bot_permissions
@@ -1219,7 +1361,7 @@ class DiscordState:
         return ApiResponse(200, msg.payload())
 
     def _channel_message(self, cid: str, mid: str) -> FakeMessage:
-        self._channel(cid)
+        self._bot_is_in(self._channel(cid))
         msg = self.messages.get(int(mid))
         if msg is None or msg.deleted or msg.channel_id != int(cid) or msg.ephemeral:
             raise _Reject(404, 10008, "Unknown Message")

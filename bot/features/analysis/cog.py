@@ -26,7 +26,7 @@ class AnalysisCog(commands.Cog, name="analysis"):
         self.bot.remove_dynamic_items(AnalyseButton)
 
     async def on_game(self, interaction: discord.Interaction, game_id: int) -> None:
-        await self.show(interaction, await self.service.game(game_id))
+        await self.show(interaction, await self.service.game(game_id, interaction.user.id))
 
     async def on_daily(self, interaction: discord.Interaction, day: str) -> None:
         await self.show(interaction, await self.service.of_daily(day, interaction.user.id))

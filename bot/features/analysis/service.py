@@ -65,9 +65,11 @@ class AnalysisService:
         self.games = games
         self.daily = daily
 
-    async def game(self, game_id: int) -> Source:
+    async def game(self, game_id: int, viewer_id: int) -> Source:
+        """A finished game; a private one for its player alone (a button naming someone
+        else's is forged, and answered like any unreadable button)."""
         game = await self.games.get(game_id)
-        if game is None:
+        if game is None or (game.private and game.started_by != viewer_id):
             raise MalformedButton()
         return source_of_game(game)
 

@@ -1,4 +1,5 @@
-"""``/guess``, and starting and showing breaker games: people break the bot's code."""
+"""``/guess``, and starting and showing breaker games: people break the bot's code, in a
+channel or alone in a private game (whose boards only its player sees)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ from discord.ext import commands
 
 from engine import Rules
 
-from ...core.enums import GameKind
+from ...core.enums import GameKind, Which
 from ...core.errors import GameOver, StorageUnavailable
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
 from ...ui.messages import abandoned_note, mention
-from ...ui.options import CodeText, display_name
+from ...ui.options import WHICH_CHOICES, WHICH_DESCRIPTION, CodeText, display_name, which
 from ...ui.pegs import typed_code
+from ...ui.places import in_bot_dm, require_shared_answers, usable
 from ...ui.responses import respond
 from ..picker import register
 from .buttons import PlayAgainButton, board_view
@@ -40,42 +42,51 @@ class BreakerCog(commands.Cog, name="breaker"):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PlayAgainButton)
 
-    async def start(self, interaction: discord.Interaction, rules: Rules) -> None:
-        """``/mastermind new``: a new board, posted as the answer, remembered as the game's."""
-        assert interaction.channel_id is not None  # guild-only commands
+    async def start(self, interaction: discord.Interaction, rules: Rules, *,
+                    private: bool = False) -> None:
+        """``/mastermind new``: a new board, posted as the answer, remembered as the game's;
+        ``private`` (always, in the bot's DM): the player's own game, shown to them alone."""
+        assert interaction.channel_id is not None
+        private = private or in_bot_dm(interaction)
+        if not private:
+            require_shared_answers(interaction, "a game for the channel")
         started = await self.service.new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
-            action_id=interaction.id,
+            action_id=interaction.id, private=private,
         )
-        note = abandoned_note(started.abandoned) if started.abandoned else None
+        abandoned = started.abandoned
+        note = abandoned_note(abandoned) if abandoned else None
         await self._show(interaction, started.game, note=note)
-        if started.abandoned and note:  # its board no longer looks live
-            collapse_soon(interaction, started.abandoned.board_message_id, note,
-                          v2=started.abandoned.kind is GameKind.CHALLENGE)
+        if abandoned and note and not abandoned.private:  # its board no longer looks live
+            collapse_soon(interaction, abandoned.board_message_id, note,
+                          v2=abandoned.kind is GameKind.CHALLENGE)
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
-        """"Play again" on a finished board: a new game here with the same rules."""
+        """"Play again" on a finished board: a new game here with the same rules (a private
+        one after a private one: only its player saw that board)."""
         game = await self.service.games.get(game_id)
         if game is None:
             raise GameOver(None)
-        await self.start(interaction, game.rules)
+        await self.start(interaction, game.rules, private=game.private)
 
     async def show_board(self, interaction: discord.Interaction, game: GameRecord) -> None:
         await self._show(interaction, game)
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
-        await self._show(interaction, game, note=f"{mention(interaction.user.id)} ended the game.")
+        who = "You" if game.private else mention(interaction.user.id)
+        await self._show(interaction, game, note=f"{who} ended the game.")
 
     async def _show(self, interaction: discord.Interaction, game: GameRecord, *,
                     note: str | None = None) -> None:
         """Answer with the game's board, which becomes its one live board: the board it
-        replaces shrinks to the move it showed."""
+        replaces shrinks to the move it showed. A private game's board is the answer to its
+        player alone (Discord lets nobody edit such a message later, so none shrinks)."""
         games = self.service.games
         names = await games.names(g.player_id for g in game.guesses)
         message_id = await respond(interaction, embed=board_embed(game, note=note, names=names),
-                                   view=board_view(game))
-        if message_id is None:
+                                   view=board_view(game), ephemeral=game.private)
+        if message_id is None or game.private:
             return
         try:
             replaced = await games.swap_board(game.id, message_id, len(game.guesses))
@@ -87,25 +98,33 @@ class BreakerCog(commands.Cog, name="breaker"):
             old, turn = replaced
             collapse_soon(interaction, old, collapsed_line(game, turn, names))
 
-    @app_commands.command(name="guess", description="Guess this channel's code, e.g. 1123")
-    @app_commands.describe(code="Your guess: digits like 1123, letters like RROY, or colour emoji")
-    @app_commands.guild_only()
-    async def guess(self, interaction: discord.Interaction, code: CodeText) -> None:
-        game = await self.guess_for(interaction, code)
-        await self.after_guess(interaction, game)
+    @app_commands.command(name="guess",
+                          description="Guess the code of this channel's game or your private one")
+    @app_commands.describe(code="Your guess: digits like 1123, letters like RROY, or colour emoji",
+                           game=WHICH_DESCRIPTION)
+    @app_commands.choices(game=WHICH_CHOICES)
+    @usable()
+    async def guess(self, interaction: discord.Interaction, code: CodeText,
+                    game: str | None = None) -> None:
+        played = await self.guess_for(interaction, code, meant=which(game))
+        await self.after_guess(interaction, played)
 
     async def guess_for(self, interaction: discord.Interaction, text: str, *,
-                        game_id: int | None = None) -> GameRecord:
-        """Store a guess in the channel's game (only in game ``game_id``, if given: a
-        picker's), keyed by the interaction; returns the game with it."""
-        assert interaction.channel_id is not None  # guild-only, or a picker in a channel
+                        game_id: int | None = None, meant: Which = Which.AUTO) -> GameRecord:
+        """Store a guess, keyed by the interaction: in game ``game_id`` if given (a
+        picker's), else in the game ``/guess`` means here; returns the game with it."""
+        if game_id is not None:
+            return await self.service.guess_in(
+                game_id, user_id=interaction.user.id, user_name=display_name(interaction.user),
+                text=typed_code(text), action_id=interaction.id)
+        assert interaction.channel_id is not None
         return await self.service.guess(
             channel_id=interaction.channel_id, user_id=interaction.user.id,
             user_name=display_name(interaction.user), text=typed_code(text),
-            action_id=interaction.id, game_id=game_id)
+            action_id=interaction.id, which=meant)
 
     async def after_guess(self, interaction: discord.Interaction, game: GameRecord) -> None:
-        """The new board in the channel (the one it replaces shrinks), then what the move
-        sets off (a match's next half-round)."""
+        """The new board (in the channel; a private game's to its player alone, the one it
+        replaces shrinks), then what the move sets off (a match's next half-round)."""
         await self._show(interaction, game)
         await after_move(interaction, game)

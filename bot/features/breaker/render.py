@@ -83,13 +83,18 @@ def board_embed(game: GameRecord, *, note: str | None = None,
     return embed
 
 
+def game_label(game: GameRecord) -> str:
+    """``Game #12``, or ``Private game #12``: the one only its player sees."""
+    return f"{'Private game' if game.private else 'Game'} #{game.id}"
+
+
 def _footer(game: GameRecord) -> str:
     rules = game.rules
     if not game.active:
-        return f"Game #{game.id} · {rules.describe()}"
+        return f"{game_label(game)} · {rules.describe()}"
     if not game.guesses:
-        return f"Game #{game.id} · {guesses(rules.max_guesses)} · /mastermind help"
-    return (f"Game #{game.id} · {game.guesses_left} of {rules.max_guesses} guesses left · "
+        return f"{game_label(game)} · {guesses(rules.max_guesses)} · /mastermind help"
+    return (f"{game_label(game)} · {game.guesses_left} of {rules.max_guesses} guesses left · "
             f"{BLACK_PEG} right place · {WHITE_PEG} wrong place · /guess {example(rules)}")
 
 
@@ -100,6 +105,8 @@ def _setter(game: GameRecord) -> str:
 def _guessers(game: GameRecord) -> str:
     """Who may guess: anyone here, but only the breaker of a match's half-round, and never
     the person who set the code."""
+    if game.private:
+        return "It's your private game, seen by you alone"
     if game.match_id is not None:
         return f"Only {mention(game.started_by)} guesses"
     return "Anyone here can guess" if game.setter_id is None else "Anyone but the setter can guess"
@@ -112,7 +119,9 @@ def _headline(game: GameRecord) -> tuple[str, str]:
     match game.status:
         case GameStatus.ACTIVE:
             repeats = "colours may repeat" if rules.repeats else "no colour twice"
-            return "Mastermind: break the code!", (
+            title = "Your private game: break the code!" if game.private else \
+                "Mastermind: break the code!"
+            return title, (
                 f"{_setter(game)} a secret code of **{rules.pegs} pegs** from **{rules.colors} "
                 f"colours** ({repeats}). {_guessers(game)}: `/guess {example(rules)}`, "
                 f"{guesses(rules.max_guesses)} in all.")

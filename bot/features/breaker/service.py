@@ -1,7 +1,8 @@
-"""The code-breaking game: the bot holds a secret, people in a channel guess.
+"""The code-breaking game: the bot holds a secret, people in a channel guess, or one player
+alone in their private game.
 
-One ``guess`` is one transaction: read the channel's game, check the move, write it,
-commit. A mistake raises a domain error before anything is written.
+One ``guess`` is one transaction: read the game, check the move, write it, commit. A mistake
+raises a domain error before anything is written.
 """
 
 from __future__ import annotations
@@ -9,18 +10,11 @@ from __future__ import annotations
 from engine import Code, Rules, draw_secret, example, score_codes
 
 from ...core.codes import read_code
-from ...core.enums import GameKind, GameStatus
-from ...core.errors import (
-    AlreadyGuessed,
-    GameMovedOn,
-    NotYourTurn,
-    TooLate,
-    UserError,
-    WrongKindOfGame,
-)
+from ...core.enums import GameKind, GameStatus, Which
+from ...core.errors import AlreadyGuessed, GameMovedOn, NotYourTurn, TooLate, WrongKindOfGame
 from ...core.games import GameService, NewGame
 from ...core.records import GameRecord
-from ...store import once
+from ...store import Connection, once
 
 #: A guess this soon after someone won is answered "too late" rather than "no game".
 LATE_GUESS_WINDOW = 600.0
@@ -33,12 +27,14 @@ class BreakerService:
     async def new_game(
         self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
         rules: Rules, action_id: int | None = None, secret: Code | None = None,
+        private: bool = False,
     ) -> NewGame:
-        """The bot's secret, or ``secret`` set by the starter, who then may not guess."""
+        """The bot's secret, or ``secret`` set by the starter, who then may not guess;
+        ``private``: the starter's own game, which only they see and play."""
         return await self.games.open(
             kind=GameKind.BREAKER, guild_id=guild_id, channel_id=channel_id, user_id=user_id,
             user_name=user_name, rules=rules, secret=secret or draw_secret(rules),
-            action_id=action_id, setter_id=user_id if secret else None,
+            action_id=action_id, setter_id=user_id if secret else None, private=private,
         )
 
     @staticmethod
@@ -52,58 +48,84 @@ class BreakerService:
         """Read-only: the game a picker opens for, if it still runs in this channel and
         this player may guess it."""
         game = await self.games.get(game_id)
-        if game is None or game.kind is not GameKind.BREAKER or not game.active or (
-                game.channel_id != channel_id or self.games.is_idle(game, self.games.clock())):
+        if game is not None and game.private and game.started_by != user_id:
+            raise self.games.no_game(private=True)  # another player's: not there for them
+        here = game is not None and (game.private or game.channel_id == channel_id)
+        if game is None or game.kind is not GameKind.BREAKER or not game.active or not here or (
+                self.games.is_idle(game, self.games.clock())):
             raise GameMovedOn(game_id, None)
         self.check_guesser(game, user_id)
         return game
 
     async def guess(
         self, *, channel_id: int, user_id: int, user_name: str, text: str,
-        action_id: int | None = None, game_id: int | None = None,
+        action_id: int | None = None, which: Which = Which.AUTO,
     ) -> GameRecord:
-        """One guess in the channel's game; ``game_id``: only if that game still runs (a
-        picker's guess: the game it was opened for may have ended or been replaced)."""
+        """A guess at the channel's game, or at the player's private game when the guess
+        means it (:meth:`GameService.load_for`)."""
         games = self.games
         async with once(), games.db.transaction() as conn:
-            game, abandoned = await games.load_active(conn, channel_id)
+            game, abandoned, private = await games.load_for(
+                conn, channel_id=channel_id, user_id=user_id, which=which,
+                fits=lambda g: g.kind is GameKind.BREAKER)
             if game is not None:
-                if game_id is not None and game.id != game_id:
-                    raise GameMovedOn(game_id, game)
-                if game.kind is not GameKind.BREAKER:
-                    raise WrongKindOfGame(game)
-                self.check_guesser(game, user_id)
-                code = read_code(text, game.rules, f"/guess {example(game.rules)}")
-                assert game.secret is not None
-                earlier = next((g for g in game.guesses if g.code == code), None)
-                if earlier is not None:
-                    raise AlreadyGuessed(game, earlier)
-                now = games.clock()
-                feedback = score_codes(game.secret, code)
-                game = await games.store.add_guess(conn, game, player_id=user_id, code=code,
-                                                   feedback=feedback, now=now,
-                                                   action_id=action_id)
-                await games.store.remember_player(conn, user_id, user_name, now)
-                if feedback.is_win(game.rules.pegs):
-                    game = await games.end(conn, game, GameStatus.WON, winner_id=user_id,
-                                           now=now)
-                elif game.guesses_left == 0:
-                    game = await games.end(conn, game, GameStatus.LOST, now=now)
-                return game
+                return await self._play(conn, game, user_id, user_name, text, action_id)
         # No running game (an idle one was just recorded as abandoned, and committed).
-        raise await self._no_game(channel_id, abandoned, game_id)
+        if abandoned is None:
+            # just after a win here, or in the player's private game that this guess meant
+            if not private:
+                self._too_late(await games.latest(channel_id))
+            if which is not Which.CHANNEL:
+                self._too_late(await games.latest_private(user_id))
+        raise games.no_game(abandoned, private=private)
 
-    async def _no_game(self, channel_id: int, abandoned: GameRecord | None,
-                       game_id: int | None) -> UserError:
-        """Why a guess found no game: just won by someone (too late), the picker's game
-        over, or no game at all (perhaps one just abandoned)."""
-        if abandoned is not None:
-            return self.games.no_game(abandoned)
-        latest = await self.games.latest(channel_id)
-        won = latest if latest is not None and latest.status is GameStatus.WON else None
-        if game_id is not None:  # a picker's game: too late, or over some other way
-            return TooLate(won) if won is not None and won.id == game_id else (
-                GameMovedOn(game_id, None))
-        if won is not None and self.games.clock() - (won.ended_at or 0) < LATE_GUESS_WINDOW:
-            return TooLate(won)
-        return self.games.no_game()
+    async def guess_in(
+        self, game_id: int, *, user_id: int, user_name: str, text: str,
+        action_id: int | None = None,
+    ) -> GameRecord:
+        """A guess at one game named by its id (a picker's: the game it was opened for,
+        which may have ended or been replaced since). Another player's private game is not
+        there for them."""
+        games = self.games
+        abandoned = None
+        async with once(), games.db.transaction() as conn:
+            found = await games.store.get(conn, game_id)
+            if found is not None and found.private and found.started_by != user_id:
+                raise games.no_game(private=True)
+            game, abandoned = await games.end_if_idle(conn, found)
+            if game is not None and game.active:
+                return await self._play(conn, game, user_id, user_name, text, action_id)
+        if found is not None and abandoned is None:
+            self._too_late(found)
+        if abandoned is not None or (found is not None and found.private):
+            raise games.no_game(abandoned, private=found is not None and found.private)
+        running = (await games.latest(found.channel_id)) if found is not None else None
+        raise GameMovedOn(game_id, running if running is not None and running.active
+                          and running.id != game_id else None)
+
+    def _too_late(self, latest: GameRecord | None) -> None:
+        if (latest is not None and latest.status is GameStatus.WON
+                and self.games.clock() - (latest.ended_at or 0) < LATE_GUESS_WINDOW):
+            raise TooLate(latest)
+
+    async def _play(self, conn: Connection, game: GameRecord, user_id: int, user_name: str,
+                    text: str, action_id: int | None) -> GameRecord:
+        games = self.games
+        if game.kind is not GameKind.BREAKER:
+            raise WrongKindOfGame(game)
+        self.check_guesser(game, user_id)
+        code = read_code(text, game.rules, f"/guess {example(game.rules)}")
+        assert game.secret is not None
+        earlier = next((g for g in game.guesses if g.code == code), None)
+        if earlier is not None:
+            raise AlreadyGuessed(game, earlier)
+        now = games.clock()
+        feedback = score_codes(game.secret, code)
+        game = await games.store.add_guess(conn, game, player_id=user_id, code=code,
+                                           feedback=feedback, now=now, action_id=action_id)
+        await games.store.remember_player(conn, user_id, user_name, now)
+        if feedback.is_win(game.rules.pegs):
+            game = await games.end(conn, game, GameStatus.WON, winner_id=user_id, now=now)
+        elif game.guesses_left == 0:
+            game = await games.end(conn, game, GameStatus.LOST, now=now)
+        return game

@@ -19,8 +19,16 @@ from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
 from ...ui.messages import abandoned_note
-from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name
+from ...ui.options import (
+    PRIVATE_DESCRIPTION,
+    RULE_DESCRIPTIONS,
+    Colors,
+    MaxGuesses,
+    Pegs,
+    display_name,
+)
 from ...ui.pegs import typed_code
+from ...ui.places import in_bot_dm, require_shared_answers, usable
 from ...ui.responses import respond
 from ..picker import close, register, show
 from ..settings.cog import rules_for
@@ -52,9 +60,10 @@ class ChallengeCog(commands.Cog, name="challenge"):
     @app_commands.describe(
         **RULE_DESCRIPTIONS,
         strategy="How I pick my guesses (default: the strongest for the size, optimal up to 4x6)",
+        private=PRIVATE_DESCRIPTION,
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
-    @app_commands.guild_only()
+    @usable()
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -63,37 +72,43 @@ class ChallengeCog(commands.Cog, name="challenge"):
         max_guesses: MaxGuesses | None = None,
         repeats: bool | None = None,
         strategy: str | None = None,
+        private: bool | None = None,
     ) -> None:
-        assert interaction.channel_id is not None  # guild-only
+        assert interaction.channel_id is not None
         rules = rules_for(interaction, pegs, colors, max_guesses, repeats)  # server defaults
         strategy = strategy or strongest_strategy(rules)
         if strategy not in STRATEGIES:
             raise UnknownStrategy(strategy)
-        await self.start(interaction, rules, strategy)
+        await self.start(interaction, rules, strategy, private=bool(private))
 
-    async def start(self, interaction: discord.Interaction, rules: Rules, strategy: str
-                    ) -> None:
-        """A new challenge for the user, its board posted as the answer."""
-        assert interaction.channel_id is not None  # guild-only
-        await self.service.check_free(interaction.channel_id)
-        deferred = await interaction.response.defer(thinking=True)
+    async def start(self, interaction: discord.Interaction, rules: Rules, strategy: str, *,
+                    private: bool = False) -> None:
+        """A new challenge for the user, its board posted as the answer; ``private``
+        (always, in the bot's DM): the board is the player's alone."""
+        assert interaction.channel_id is not None
+        private = private or in_bot_dm(interaction)
+        if not private:
+            require_shared_answers(interaction, "a challenge for the channel")
+        await self.service.check_free(interaction.channel_id, interaction.user.id,
+                                      private=private)
+        deferred = await interaction.response.defer(thinking=True, ephemeral=private)
         state, abandoned = await self.service.start(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user),
-            rules=rules, strategy=strategy, action_id=interaction.id,
+            rules=rules, strategy=strategy, action_id=interaction.id, private=private,
         )
         note = abandoned_note(abandoned) if abandoned else None
         message = await self._post(interaction, state, content=note)
         board = deferred.message_id if deferred else None
         await self.service.games.set_board_message(state.game.id, board or message.id)
-        if abandoned and note:  # its board no longer looks live
+        if abandoned and note and not abandoned.private:  # its board no longer looks live
             collapse_soon(interaction, abandoned.board_message_id, note,
                           v2=abandoned.kind is GameKind.CHALLENGE)
 
     @app_commands.command(name="feedback", description="Answer my guess in your challenge")
     @app_commands.describe(black="Right colour in the right place",
                            white="Right colour in the wrong place")
-    @app_commands.guild_only()
+    @usable()
     async def feedback(
         self,
         interaction: discord.Interaction,
@@ -105,28 +120,32 @@ class ChallengeCog(commands.Cog, name="challenge"):
         reply = self.service.check_reply(game, (black, white), turn=None,
                                          action_id=interaction.id,
                                          player_id=interaction.user.id)
-        deferred = await interaction.response.defer(thinking=True)
+        deferred = await interaction.response.defer(thinking=True, ephemeral=game.private)
         board = deferred.message_id if deferred else None
         state = await self.service.commit_reply(reply, board_message_id=board)
         await self._post(interaction, state)
         await after_move(interaction, state.game)
-        if game.board_message_id != board:
+        if game.board_message_id != board and not game.private:
             collapse_soon(interaction, game.board_message_id,
                           collapsed_line(state, len(game.replies) + 1), v2=True)
 
     # ---- what the /mastermind group asks of a running challenge ------------------------------
     async def show_board(self, interaction: discord.Interaction, game: GameRecord) -> None:
-        deferred = await interaction.response.defer(thinking=True)
+        deferred = await interaction.response.defer(thinking=True, ephemeral=game.private)
         state = await self.service.board(game)
         message = await self._post(interaction, state)
         board = (deferred.message_id if deferred else None) or message.id
         await self.service.games.set_board_message(game.id, board)
-        if game.board_message_id != board:
+        if game.board_message_id != board and not game.private:
             collapse_soon(interaction, game.board_message_id,
                           collapsed_line(state, len(game.replies)), v2=True)
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
         state = ChallengeState(game)
+        if game.private:  # its player's alone: the finished board, with its buttons
+            await interaction.response.send_message(view=challenge_board(state),
+                                                    ephemeral=True)
+            return
         await respond(interaction, embed=ended_embed(state, interaction.user.id))
         # the live board becomes the finished one: no prompt, no reply buttons
         collapse_soon(interaction, game.board_message_id, view=challenge_board(state))
@@ -139,7 +158,8 @@ class ChallengeCog(commands.Cog, name="challenge"):
             if finished is None or finished.kind is not GameKind.CHALLENGE:
                 raise GameOver(None)
             await self.start(interaction, finished.rules,
-                             finished.strategy or strongest_strategy(finished.rules))
+                             finished.strategy or strongest_strategy(finished.rules),
+                             private=finished.private)
             return
         game = await self.service.load(game_id, interaction.user.id)
         if action is Action.REVEAL:  # a picker only the challenger sees

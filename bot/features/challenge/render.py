@@ -210,7 +210,8 @@ def _history(state: ChallengeState, budget: int) -> list[str]:
     game = state.game
     rules = game.rules
     parts = []
-    status = [f"Challenge #{game.id}", rules.describe()]
+    label = "Private challenge" if game.private else "Challenge"
+    status = [f"{label} #{game.id}", rules.describe()]
     if game.active and not game.replies:
         status.append(f"I play {strategy_line(game.strategy, rules)}")
     else:

@@ -102,12 +102,18 @@ class ChallengeService:
         return max(self.turn_mark(), (game.turn_opened_by or 0) + 1)
 
     # ---- starting ---------------------------------------------------------------------------
-    async def check_free(self, channel_id: int) -> None:
-        await self.games.check_free(channel_id)
+    async def check_free(self, channel_id: int, user_id: int, *, private: bool = False
+                         ) -> None:
+        """Refuse at once when the channel (or, for a private challenge, the player) has a
+        game running: before the slow first guess."""
+        if private:
+            await self.games.check_private_free(user_id)
+        else:
+            await self.games.check_free(channel_id)
 
     async def start(
         self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
-        rules: Rules, strategy: str, action_id: int,
+        rules: Rules, strategy: str, action_id: int, private: bool = False,
     ) -> tuple[ChallengeState, GameRecord | None]:
         seed = secure_random.randbelow(2**31)
         session = SolverSession(rules, strategy, seed=seed)
@@ -119,7 +125,7 @@ class ChallengeService:
             kind=GameKind.CHALLENGE, guild_id=guild_id, channel_id=channel_id,
             user_id=user_id, user_name=user_name, rules=rules, strategy=strategy, seed=seed,
             pending_guess=guess, codes_left=session.remaining, opened_by=opened_by,
-            action_id=action_id,
+            action_id=action_id, private=private,
         )
         self.solvers.keep(opened.game.id, session, opened_by)
         return ChallengeState(opened.game, seconds), opened.abandoned
@@ -131,6 +137,15 @@ class ChallengeService:
         return self._check_player(game, user_id)
 
     async def in_channel(self, channel_id: int, user_id: int) -> GameRecord:
+        """The challenge a ``/feedback`` typed here answers: the player's private one (see
+        :meth:`GameService.private_meant`), or the channel's."""
+        private = await self.games.private_meant(
+            channel_id=channel_id, user_id=user_id,
+            fits=lambda g: g.kind is GameKind.CHALLENGE and g.started_by == user_id)
+        if private is not None:
+            if private.kind is not GameKind.CHALLENGE:
+                raise WrongKindOfGame(None)
+            return self._check_player(private, user_id)
         try:
             game = await self.games.running(channel_id)
         except NoGameRunning as exc:

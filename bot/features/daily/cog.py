@@ -11,13 +11,14 @@ from discord.ext import commands
 
 from ...store.daily import DailyPlay
 from ...ui.options import CodeText, display_name
-from ..picker import register, release
+from ...ui.places import usable
+from ..picker import register
 from .picking import DailyPurpose, guess_view
 from .render import daily_embed, daily_view, leaderboard_embed, share_text
 from .service import DailyService
 
 
-@app_commands.guild_only()
+@usable()
 class DailyCog(commands.GroupCog, group_name="daily",
                group_description="Today's code: the same for everyone, once a day"):
     def __init__(self, service: DailyService, posts_allowed: Callable[[int | None], bool]):
@@ -42,7 +43,6 @@ class DailyCog(commands.GroupCog, group_name="daily",
         embed, view = await self.board(interaction, day, play)
         await interaction.response.send_message(
             embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
-        release(view)
 
     async def guess_for(self, interaction: discord.Interaction, text: str, *,
                         day: str | None = None) -> DailyPlay:
@@ -85,5 +85,5 @@ class DailyCog(commands.GroupCog, group_name="daily",
         standing = await self.service.standing(self.service.today(), guild,
                                                interaction.user.id)
         name = "all servers" if guild is None else (
-            interaction.guild.name if interaction.guild else "this server")
+            interaction.guild.name if interaction.guild else "") or "this server"
         await interaction.response.send_message(embed=leaderboard_embed(standing, name))

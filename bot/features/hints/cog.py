@@ -18,7 +18,7 @@ class HintsCog(commands.Cog, name="hints"):
         self.service = service
 
     async def hint(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None  # guild-only
+        assert interaction.channel_id is not None
         game = await self.service.check(guild_id=interaction.guild_id,
                                         channel_id=interaction.channel_id)
         await interaction.response.defer(thinking=True)

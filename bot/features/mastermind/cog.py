@@ -1,4 +1,5 @@
-"""``/mastermind new|board|quit|hint|settings|help|forget-me``: the channel's game.
+"""``/mastermind new|board|quit|hint|settings|help|forget-me``: the channel's game, or the
+player's private one.
 
 The group only routes: each kind of game shows and ends its own board (its feature's cog),
 the lifecycle is the shared GameService, forget-me belongs to the stats feature.
@@ -15,9 +16,26 @@ from discord.ext import commands
 from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 
 from ...core.enums import GameKind
+from ...core.errors import BadRules
 from ...core.games import GameService
 from ...core.records import GameRecord
-from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs
+from ...ui.options import (
+    PRIVATE_DESCRIPTION,
+    RULE_DESCRIPTIONS,
+    WHICH_CHOICES,
+    WHICH_DESCRIPTION,
+    Colors,
+    MaxGuesses,
+    Pegs,
+    which,
+)
+from ...ui.places import (
+    NotHere,
+    in_bot_dm,
+    require_server_with_bot,
+    require_shared_answers,
+    usable,
+)
 from ...ui.responses import cog_of
 from ..breaker.cog import BreakerCog
 from ..challenge.cog import ChallengeCog
@@ -48,9 +66,10 @@ def owner_of(interaction: discord.Interaction, game: GameRecord) -> BoardOwner:
     return cog_of(interaction, OWNERS[game.kind])
 
 
-@app_commands.guild_only()
+@usable()
 class MastermindCog(
-    commands.GroupCog, group_name="mastermind", group_description="Play Mastermind in this channel"
+    commands.GroupCog, group_name="mastermind",
+    group_description="Play Mastermind in this channel, or a game of your own"
 ):
     def __init__(self, bot: commands.Bot, games: GameService):
         self.bot = bot
@@ -65,7 +84,8 @@ class MastermindCog(
 
     @app_commands.command(name="new", description="Start a game here: I pick a secret code")
     @app_commands.describe(**RULE_DESCRIPTIONS,
-                           setter="me: you set the code (privately) and the others break it")
+                           setter="me: you set the code (privately) and the others break it",
+                           private=PRIVATE_DESCRIPTION)
     @app_commands.choices(setter=[app_commands.Choice(name="me (I set the code)", value="me")])
     async def new(
         self,
@@ -75,37 +95,63 @@ class MastermindCog(
         max_guesses: MaxGuesses | None = None,
         repeats: bool | None = None,
         setter: str | None = None,
+        private: bool | None = None,
     ) -> None:
         rules = rules_for(interaction, pegs, colors, max_guesses, repeats)
         if setter == "me":
+            if in_bot_dm(interaction):
+                raise NotHere("Here in our DM nobody else could break your code.",
+                              "`/challenge` lets me try to break it.")
+            if private:
+                raise BadRules("a private game's code is mine to pick: with `setter:me` the "
+                               "others in the channel break yours")
+            require_shared_answers(interaction, "a game for the channel")
             await cog_of(interaction, MatchCog).ask_setter_code(interaction, rules)
             return
-        await cog_of(interaction, BreakerCog).start(interaction, rules)
+        await cog_of(interaction, BreakerCog).start(interaction, rules, private=bool(private))
 
-    @app_commands.command(name="board", description="Show this channel's game board")
-    async def board(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None  # guild-only
+    @app_commands.command(name="board",
+                          description="Show this channel's game board, or your private game's")
+    @app_commands.describe(game=WHICH_DESCRIPTION)
+    @app_commands.choices(game=WHICH_CHOICES)
+    async def board(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        assert interaction.channel_id is not None
+        private = await self.games.private_meant(channel_id=interaction.channel_id,
+                                                 user_id=interaction.user.id, which=which(game))
+        if private is not None:
+            await owner_of(interaction, private).show_board(interaction, private)
+            return
         matches = cog_of(interaction, MatchCog)
         match = await matches.running(interaction.channel_id)
         if match is not None:
             await matches.show_board(interaction, match)
             return
-        game = await self.games.running(interaction.channel_id)
-        await owner_of(interaction, game).show_board(interaction, game)
+        running = await self.games.running(interaction.channel_id)
+        await owner_of(interaction, running).show_board(interaction, running)
 
-    @app_commands.command(name="quit", description="Give up this channel's game and reveal code")
-    async def quit(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="quit", description="Give up this channel's game (or your "
+                                                   "private one) and reveal the code")
+    @app_commands.describe(game=WHICH_DESCRIPTION)
+    @app_commands.choices(game=WHICH_CHOICES)
+    async def quit(self, interaction: discord.Interaction, game: str | None = None) -> None:
         assert interaction.channel_id is not None
+        private = await self.games.private_meant(channel_id=interaction.channel_id,
+                                                 user_id=interaction.user.id, which=which(game))
+        if private is not None:
+            ended = await self.games.quit_private(user_id=interaction.user.id,
+                                                  game_id=private.id, action_id=interaction.id)
+            await owner_of(interaction, ended).show_ended(interaction, ended)
+            return
         if await cog_of(interaction, MatchCog).quit(interaction):
             return
         permissions = interaction.permissions
-        game = await self.games.quit(
+        ended = await self.games.quit(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             can_manage=bool(permissions and permissions.manage_messages),
             action_id=interaction.id,
         )
-        await owner_of(interaction, game).show_ended(interaction, game)
+        await owner_of(interaction, ended).show_ended(interaction, ended)
 
     @app_commands.command(name="help", description="How to play and how to read the pegs")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -119,6 +165,9 @@ class MastermindCog(
     @app_commands.command(name="hint",
                           description="A hint for this channel's game (shown to all, recorded)")
     async def hint(self, interaction: discord.Interaction) -> None:
+        if in_bot_dm(interaction):
+            raise NotHere("Hints are for a channel's shared games, and every game in our DM "
+                          "is yours alone.", "`/mastermind board` shows your game.")
         await cog_of(interaction, HintsCog).hint(interaction)
 
     @app_commands.command(name="settings",
@@ -135,7 +184,6 @@ class MastermindCog(
         all_channels="True: allow games in every channel again",
         daily_posts="Post /daily share results in the channel (False: only privately)",
     )
-    @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -150,6 +198,9 @@ class MastermindCog(
         all_channels: bool | None = None,
         daily_posts: bool | None = None,
     ) -> None:
+        require_server_with_bot(interaction, "Server settings")
+        if not interaction.permissions.manage_guild:
+            raise app_commands.MissingPermissions(["manage_guild"])
         asked = Changes(hints, pegs, colors, max_guesses, repeats, idle_hours,
                         allow_channel.id if allow_channel else None,
                         disallow_channel.id if disallow_channel else None,

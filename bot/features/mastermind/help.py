@@ -52,7 +52,8 @@ def _play() -> discord.Embed:
     embed.add_field(name="Start", inline=False, value=(
         "`/mastermind new` starts a game here; anyone in the channel guesses: press "
         "**Guess** on the board and tap the colours, or type `/guess 1123`. "
-        "`/mastermind board` shows it, `/mastermind quit` gives up."))
+        "`/mastermind board` shows it, `/mastermind quit` gives up.\n"
+        "`/mastermind new private:True`: a game only you see, here or in a DM with me."))
     return embed
 
 

@@ -24,6 +24,7 @@ from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
 from ...ui.pegs import typed_code
+from ...ui.places import bot_in_channel, require_shared_answers, usable
 from ...ui.responses import cog_of
 from ..breaker.buttons import board_view
 from ..breaker.render import board_embed
@@ -74,11 +75,11 @@ class MatchCog(commands.Cog, name="match"):
         strategy="How I pick my guesses (default: the strongest for the size)",
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
-    @app_commands.guild_only()
+    @usable(dms=False)
     async def match(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
+        opponent: discord.User | None = None,
         rounds: app_commands.Range[int, MIN_ROUNDS, MAX_ROUNDS] = DEFAULT_ROUNDS,
         pegs: Pegs | None = None,
         colors: Colors | None = None,
@@ -86,7 +87,8 @@ class MatchCog(commands.Cog, name="match"):
         repeats: bool | None = None,
         strategy: str | None = None,
     ) -> None:
-        assert interaction.channel_id is not None  # guild-only
+        assert interaction.channel_id is not None  # not in the bot's DM (see usable)
+        require_shared_answers(interaction, "a match in the channel")
         # Options left out take the server's default rules (/mastermind settings).
         default = cog_of(interaction, SettingsCog).service.default_rules(interaction.guild_id)
         rules = make_rules(pegs or default.pegs, colors or default.colors,
@@ -244,7 +246,8 @@ async def _strip_buttons(interaction: discord.Interaction, message_id: int | Non
                          keep: int | None = None) -> None:
     """An older board's buttons belong to an older state: take them off (best effort)."""
     channel = interaction.channel
-    if not message_id or message_id == keep or channel is None:
+    if not message_id or message_id == keep or channel is None or not bot_in_channel(
+            interaction):
         return
     partial = getattr(channel, "get_partial_message", None)
     if partial is None:

@@ -8,14 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .buttons import open_button
-from .flow import PickerCog, close, release, show
+from .flow import PickerCog, close, show
 from .purposes import Purpose, register
 from .state import Picker, open_id
 
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
-__all__ = ["Picker", "Purpose", "close", "open_button", "open_id", "register", "release", "show"]
+__all__ = ["Picker", "Purpose", "close", "open_button", "open_id", "register", "show"]
 
 
 async def setup(bot: MastermindBot) -> None:

@@ -106,16 +106,8 @@ async def answer(interaction: discord.Interaction, *, content: str | None,
         await interaction.response.send_message(content=content, embeds=list(embeds),
                                                 view=view or discord.utils.MISSING,
                                                 ephemeral=True)
-        release(view)
     else:
         await interaction.followup.send(content=content or discord.utils.MISSING,
                                         embeds=list(embeds),
                                         view=view or discord.utils.MISSING, ephemeral=True)
-        release(view)
 
-
-def release(view: discord.ui.View | None) -> None:
-    """Let go of a view just sent privately: discord.py keeps such a view (and a timer) for
-    15 minutes, but picker and board buttons are dispatched from their custom_ids alone."""
-    if view is not None:
-        view.stop()

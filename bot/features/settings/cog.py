@@ -50,7 +50,7 @@ class SettingsCog(commands.Cog, name="settings"):
             log.warning("could not re-read the server settings: %s", exc)
 
     async def settings(self, interaction: discord.Interaction, asked: Changes) -> None:
-        assert interaction.guild_id is not None  # guild-only
+        assert interaction.guild_id is not None  # a server that added the bot (the group checks)
         settings, changed = await self.service.change(interaction.guild_id,
                                                       interaction.user.id, asked,
                                                       interaction.id)

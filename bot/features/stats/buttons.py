@@ -34,7 +34,7 @@ def _controller(interaction: discord.Interaction):
 
 
 _PAGE = re.compile(
-    rf"(?P<mode>breaker|challenge|match-bot|match-people):(?P<scope>\d{{1,20}})"
+    rf"(?P<mode>breaker|private|challenge|match-bot|match-people):(?P<scope>\d{{1,20}})"
     rf":(?P<period>all|month|week)"
     rf":(?P<size>[{MIN_PEGS}-{MAX_PEGS}]x[{MIN_COLORS}-{MAX_COLORS}]n?)"
     rf":(?P<page>\d{{1,6}}):(?P<way>prev|next)")

@@ -10,6 +10,7 @@ from discord.ext import commands
 from ...core.enums import Mode, Period
 from ...core.errors import BadSize, NotYourPrompt
 from ...ui.options import display_name
+from ...ui.places import usable
 from ...ui.responses import update
 from .buttons import SIZE_PATTERN, ForgetButton, PageButton
 from .render import forget_embed, forgotten_embed, leaderboard_embed, stats_embed
@@ -46,7 +47,7 @@ class StatsCog(commands.Cog, name="stats"):
 
     @app_commands.command(name="leaderboard", description="Top players, here or everywhere")
     @app_commands.describe(
-        scope="This server or all servers (default: this server)",
+        scope="This server or all servers (default: this server; outside servers: all)",
         period="All time, this month or this week (UTC; default: all time)",
         mode="Code breakers, or whose codes were hardest for the bot (default: breakers)",
         size="Rule size, like 4x6 or 5x8 no-repeats (default: classic 4x6)",
@@ -59,6 +60,8 @@ class StatsCog(commands.Cog, name="stats"):
                 app_commands.Choice(name="this week", value=Period.WEEK.value)],
         mode=[app_commands.Choice(name="code breakers (/mastermind new)",
                                   value=Mode.BREAKER.value),
+              app_commands.Choice(name="private games (/mastermind new private:True)",
+                                  value=Mode.PRIVATE.value),
               app_commands.Choice(name="hardest codes (/challenge, /mastermind new setter:me)",
                                   value=Mode.CHALLENGE.value),
               app_commands.Choice(name="matches against the bot (/match)",
@@ -67,7 +70,7 @@ class StatsCog(commands.Cog, name="stats"):
                                   value=Mode.MATCH_PEOPLE.value)],
     )
     @app_commands.autocomplete(size=size_autocomplete)
-    @app_commands.guild_only()
+    @usable()
     async def leaderboard(
         self,
         interaction: discord.Interaction,
@@ -98,8 +101,9 @@ class StatsCog(commands.Cog, name="stats"):
                     ) -> tuple[discord.Embed, discord.ui.View]:
         board = await self.service.leaderboard(mode=mode, scope=scope, period=period, size=size,
                                                page=page, viewer_id=interaction.user.id)
+        # (a server reached through a user's install is only known by its id)
         scope_name = "all servers" if scope == GLOBAL_SCOPE else (
-            interaction.guild.name if interaction.guild else "this server")
+            interaction.guild.name if interaction.guild else "") or "this server"
         embed = leaderboard_embed(board, display_name(interaction.user), scope_name)
         view = discord.ui.View(timeout=None)
         view.add_item(PageButton(mode, scope, period, size, max(board.page - 1, 0), "prev",
@@ -113,7 +117,7 @@ class StatsCog(commands.Cog, name="stats"):
     @app_commands.describe(user="Whose stats (default: yours)",
                            size="Rule size, like 4x6 or 5x8 no-repeats (default: classic 4x6)")
     @app_commands.autocomplete(size=size_autocomplete)
-    @app_commands.guild_only()
+    @usable()
     async def stats(
         self,
         interaction: discord.Interaction,

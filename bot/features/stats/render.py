@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import discord
 
-from ...core.enums import Mode, Period
+from ...core.enums import CRACK_MODES, Mode, Period
 from ...core.results import MIN_CHALLENGES
 from ...ui.messages import guesses, player_name
 from .service import LeaderboardPage, PlayerStats, Standing
 
 PERIOD_NAMES = {Period.ALL: "all time", Period.MONTH: "this month", Period.WEEK: "this week"}
-MODE_NAMES = {Mode.BREAKER: "Code breakers", Mode.CHALLENGE: "Hardest codes",
+MODE_NAMES = {Mode.BREAKER: "Code breakers", Mode.PRIVATE: "Private games",
+              Mode.CHALLENGE: "Hardest codes",
               Mode.MATCH_BOT: "Matches against the bot",
               Mode.MATCH_PEOPLE: "Matches between players"}
 MATCH_MODES = (Mode.MATCH_BOT, Mode.MATCH_PEOPLE)
@@ -36,7 +37,7 @@ def _score(mode: Mode, s: Standing) -> str:
         drawn = round((s.average or 0) * s.played) - 2 * s.won
         lost = s.played - s.won - drawn
         return match_record(s.won, lost, drawn)
-    if mode is Mode.BREAKER:
+    if mode in CRACK_MODES:
         return f"{s.won} cracked · {s.average:.2f} avg guesses"
     return f"breakers needed {s.average:.2f} guesses on average · {s.played} challenges"
 
@@ -51,6 +52,9 @@ def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) 
         description = "\n".join(_line(page.mode, s) for s in page.rows)
     elif page.mode is Mode.BREAKER:
         description = "Nobody has cracked a code here in this period yet: `/mastermind new`!"
+    elif page.mode is Mode.PRIVATE:
+        description = ("Nobody has cracked a private game here in this period yet: "
+                       "`/mastermind new private:True`!")
     elif page.mode in MATCH_MODES:
         description = "Nobody has finished a match here in this period yet: `/match`!"
     else:
@@ -63,12 +67,13 @@ def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) 
         value = f"{_rank(page.viewer.rank)} {_score(page.mode, page.viewer)} (of {page.total})"
         embed.add_field(name=f"{you}'s rank", value=value, inline=False)
     else:
-        how = ("crack a code to get on it" if page.mode is Mode.BREAKER
+        how = ("crack a code to get on it" if page.mode in CRACK_MODES
                else "finish a match to get on it" if page.mode in MATCH_MODES
                else f"finish {MIN_CHALLENGES} challenges to get on it")
         embed.add_field(name=f"{you}'s rank", value=f"Not on this board yet: {how}.",
                         inline=False)
-    rules = ("Ranked by codes cracked, then fewer guesses per crack" if page.mode is Mode.BREAKER
+    rules = ("Ranked by codes cracked, then fewer guesses per crack"
+             if page.mode in CRACK_MODES
              else MATCH_RULE if page.mode in MATCH_MODES
              else f"Ranked by the average guesses to break them (at least {MIN_CHALLENGES} codes)")
     embed.set_footer(text=f"Page {page.page + 1}/{page.pages} · {rules} · periods are UTC")
@@ -100,7 +105,8 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         average = f"{stats.average_win:.2f}" if stats.average_win is not None else "—"
         best = f"{guesses(stats.best)} (game #{stats.best_game})" if stats.best else "—"
         hinted = f" · {stats.hinted} with hints" if stats.hinted else ""
-        embed.add_field(name="Games played", value=f"{stats.played}{hinted}")
+        private = f" · {stats.private_played} private" if stats.private_played else ""
+        embed.add_field(name="Games played", value=f"{stats.played}{hinted}{private}")
         embed.add_field(name="Codes cracked",
                         value=f"{stats.won} of {stats.played} games ({rate})")
         embed.add_field(name="Won by a teammate", value=str(stats.team_wins))

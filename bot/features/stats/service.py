@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ...core.clock import Clock, system_clock
-from ...core.enums import Mode, Period
+from ...core.enums import CRACK_MODES, Mode, Period
 from ...core.results import period_key, utc
 from ...store import Board, Database, GameStore, MatchStore, StandingRow, StatsStore
 from ...store.daily import DailyStore
@@ -62,6 +62,8 @@ class PlayerStats:
     other_sizes: dict[str, int] = field(default_factory=dict)
     #: Games played with hints (counted above, kept off the leaderboards).
     hinted: int = 0
+    #: Private games (counted above too; they have their own leaderboard).
+    private_played: int = 0
     #: Games played in that someone else cracked (not counted in :attr:`win_rate`).
     team_wins: int = 0
     #: The daily code (``/daily``), across sizes: finished, solved, and the streak of
@@ -79,7 +81,7 @@ class PlayerStats:
 
 
 def _tie_key(mode: Mode, row: StandingRow | Standing) -> tuple:
-    return (row.won, row.average) if mode is Mode.BREAKER else (row.average,)
+    return (row.won, row.average) if mode in CRACK_MODES else (row.average,)
 
 
 class StatsService:
@@ -126,8 +128,9 @@ class StatsService:
         wins: list[tuple[int, int]] = []
         bot_guesses = []
         for mode, won, guesses, game_id in await self.store.results_of(conn, user_id, size):
-            if mode == Mode.BREAKER:
+            if mode in CRACK_MODES:
                 stats.played += 1
+                stats.private_played += mode == Mode.PRIVATE
                 if won:
                     wins.append((guesses, game_id))
             else:
