@@ -109,6 +109,20 @@ def _certify(space: CodeSpace, answer: int, masks: np.ndarray) -> tuple[tuple[Co
     return tuple(witnesses), int(open_sets.sum(axis=1).min())
 
 
+def certify(rules: Rules, clues: tuple[Clue, ...], answer: Code) -> Puzzle:
+    """The puzzle these clues make, with its certificate worked out (witnesses and spread);
+    raises :class:`PuzzleError` unless exactly the answer fits and no clue can be dropped."""
+    space = space_for(rules)
+    everything = space.all_indices()
+    masks = np.array([_mask(space, everything, clue) for clue in clues])
+    if np.flatnonzero(np.logical_and.reduce(masks)).tolist() != [space.index(answer)]:
+        raise PuzzleError("the clues do not leave exactly the answer")
+    if _without_each(masks).sum(axis=1).min() < 2:
+        raise PuzzleError("a clue can be dropped")
+    witnesses, spread = _certify(space, space.index(answer), masks)
+    return Puzzle(rules, clues, answer, witnesses, spread)
+
+
 def _prune(masks: list[np.ndarray], order: np.ndarray) -> list[int]:
     """Indices of a minimal subset of clues that still leaves one code: clues are tried for
     removal in ``order``, and one goes whenever the rest still pin the answer down."""

@@ -89,3 +89,14 @@ def test_a_miss_names_the_first_clue_it_breaks_and_what_it_would_score():
 def test_a_size_too_small_for_a_level_says_so():
     with pytest.raises(PuzzleError, match="no hard puzzle"):
         generate(Rules(2, 2), Level.HARD, seed=0)
+
+
+def test_certify_works_the_certificate_out_again_and_refuses_loose_clues():
+    from engine.puzzle import certify
+    puzzle = generate(Rules(4, 6), Level.HARD, seed=4)
+    assert certify(puzzle.rules, puzzle.clues, puzzle.answer) == puzzle
+    with pytest.raises(PuzzleError, match="exactly the answer"):
+        certify(puzzle.rules, puzzle.clues[1:], puzzle.answer)
+    with pytest.raises(PuzzleError, match="can be dropped"):
+        certify(puzzle.rules, (*puzzle.clues, Clue(puzzle.answer, Feedback(4, 0))),
+                puzzle.answer)
