@@ -62,6 +62,7 @@ FEATURES = (
     "bot.features.analysis",
     "bot.features.hints",
     "bot.features.daily",
+    "bot.features.puzzle",
     "bot.features.settings",
     "bot.features.mastermind",
 )

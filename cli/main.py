@@ -24,12 +24,14 @@ from engine import (
     score,
     strongest_strategy,
 )
+from engine.puzzle import Level, PuzzleError
 
 from . import build_trees
 from .analysis import print_analysis
 from .crack import crack_game
 from .match import match_game
 from .play import play_game
+from .puzzle import puzzle_for, solve_puzzle
 from .render import Style, histogram
 from .session import Read
 
@@ -144,6 +146,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=None,
         help="draw the computer's codes from this seed (for testing; default: truly random)",
     )
+
+    puzzle = commands.add_parser(
+        "puzzle", parents=[size, common],
+        help="a few guesses with their key pegs: name the one code that fits them all",
+        description="Exactly one code fits every clue (a guess and its key pegs); name it "
+        "in one try. Each puzzle is certified: one code fits, and no clue can be dropped.",
+    )
+    puzzle.add_argument("--level", choices=[level.value for level in Level],
+                        default=Level.MEDIUM.value,
+                        help="easy: all but one clue leave 2-3 codes; medium: 4-9; hard: 10 "
+                        "or more (default medium)")
+    puzzle.add_argument("--daily", action="store_true",
+                        help="today's puzzle (UTC), the same for everyone at the same options")
+    puzzle.add_argument("--seed", type=int, default=None,
+                        help="generate from this seed (default: a new puzzle each time)")
 
     sc = commands.add_parser(
         "score", parents=[common], help="score a guess against a secret",
@@ -275,6 +292,18 @@ def cmd_match(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
+def cmd_puzzle(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    rules = _rules(args)
+    try:
+        puzzle, title = puzzle_for(rules, Level(args.level), args.seed, args.daily)
+    except PuzzleError as error:
+        raise UsageError(f"{error}: try another level or a larger size") from None
+    style = Style.for_stream(stdout, args.color)
+    result = solve_puzzle(puzzle, read=terminal_reader(stdin, stdout), out=stdout, style=style,
+                          title=title)
+    return 0 if result.solved else 1
+
+
 def cmd_crack(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
@@ -355,14 +384,12 @@ def main(
     except SystemExit as exit_:  # --help, --version and argparse's usage errors
         return exit_.code if isinstance(exit_.code, int) else 2
     try:
-        if args.command == "play":
-            return cmd_play(args, stdin, stdout)
-        if args.command == "crack":
-            return cmd_crack(args, stdin, stdout)
+        interactive = {"play": cmd_play, "crack": cmd_crack, "match": cmd_match,
+                       "puzzle": cmd_puzzle}
+        if args.command in interactive:
+            return interactive[args.command](args, stdin, stdout)
         if args.command == "evaluate":
             return cmd_evaluate(args, stdout, stderr)
-        if args.command == "match":
-            return cmd_match(args, stdin, stdout)
         printing = {"score": cmd_score, "build-trees": build_trees.run}
         if args.command in printing:
             return printing[args.command](args, stdout)

@@ -271,7 +271,7 @@ class ReportingButton(discord.ui.DynamicItem[discord.ui.Button], template=re.com
 MAX_ID = 2**63 - 1
 
 
-class UnknownButton(ReportingButton, template=r"(?!mm[abcdfhlmsp]:)mm[a-z]*:.*"):
+class UnknownButton(ReportingButton, template=r"(?!mm[abcdfhlmspz]:)mm[a-z]*:.*"):
     """A button of ours with a prefix no feature owns (an older version's): say so."""
 
     def __init__(self) -> None:

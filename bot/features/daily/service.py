@@ -84,6 +84,13 @@ class DailyService:
     def today(self) -> str:
         return utc(self.games.clock()).date().isoformat()
 
+    def day_key(self, purpose: str, day: str) -> int:
+        """A number only this bot knows for ``day`` (a keyed hash under the stored seed):
+        other features' daily content, such as the puzzle of the day."""
+        assert self._seed is not None, "DailyService.start() reads the seed"
+        digest = hmac.new(self._seed.encode(), f"{purpose}:{day}".encode(), hashlib.sha256)
+        return int.from_bytes(digest.digest()[:16], "big")
+
     def secret(self, day: str) -> Code:
         assert self._seed is not None, "DailyService.start() reads the seed"
         return secret_for(self._seed, day)

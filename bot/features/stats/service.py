@@ -16,6 +16,7 @@ from ...core.results import period_key, utc
 from ...store import Board, Database, GameStore, MatchStore, StandingRow, StatsStore
 from ...store.daily import DailyStore
 from ...store.hints import HintStore
+from ...store.puzzles import PuzzleStore
 from ...store.settings import SettingsStore
 
 PAGE_SIZE = 10
@@ -166,6 +167,7 @@ class StatsService:
             counts["dailies"] = await DailyStore().forget(conn, user_id)
             counts["hints"] = await HintStore().forget(conn, user_id)
             counts["settings"] = await SettingsStore().forget(conn, user_id)
+            counts["puzzles"] = await PuzzleStore().forget(conn, user_id)
             return counts
 
 

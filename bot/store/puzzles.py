@@ -1,0 +1,119 @@
+"""SQL for puzzles: each player's plays, kept with their clues and answer as shown."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from engine import Code, Feedback, Rules, code_from_digits, format_code
+from engine.puzzle import Clue, Level
+
+from .connection import Connection
+
+_COLUMNS = ("id, user_id, guild_id, kind, day, level, pegs, colors, repeats, clues, answer,"
+            " spread, status, named, created_at, answered_at, answer_interaction_id")
+
+
+@dataclass(frozen=True)
+class PuzzlePlay:
+    id: int
+    user_id: int
+    guild_id: int | None
+    kind: str  # 'daily' or 'random'
+    day: str | None
+    level: Level
+    rules: Rules
+    clues: tuple[Clue, ...]
+    answer: Code
+    spread: int
+    status: str  # 'open', 'solved' or 'missed'
+    named: Code | None
+    created_at: float
+    answered_at: float | None
+    answered_by: int | None  # the interaction that answered it
+
+    @property
+    def open(self) -> bool:
+        return self.status == "open"
+
+
+def _play(row) -> PuzzlePlay:
+    rules = Rules(pegs=row[6], colors=row[7], repeats=bool(row[8]))
+    clues = tuple(Clue(code_from_digits(g), Feedback(b, w)) for g, b, w in json.loads(row[9]))
+    return PuzzlePlay(
+        id=row[0], user_id=row[1], guild_id=row[2], kind=row[3], day=row[4],
+        level=Level(row[5]), rules=rules, clues=clues, answer=code_from_digits(row[10]),
+        spread=row[11], status=row[12], named=code_from_digits(row[13]) if row[13] else None,
+        created_at=row[14], answered_at=row[15], answered_by=row[16])
+
+
+class PuzzleStore:
+    """Stateless: one instance serves every connection."""
+
+    async def _one(self, conn: Connection, where: str, args: tuple) -> PuzzlePlay | None:
+        async with conn.execute(f"SELECT {_COLUMNS} FROM puzzle_plays WHERE {where}",
+                                args) as cur:
+            row = await cur.fetchone()
+        return _play(row) if row is not None else None
+
+    async def get(self, conn: Connection, play_id: int) -> PuzzlePlay | None:
+        return await self._one(conn, "id = ?", (play_id,))
+
+    async def daily(self, conn: Connection, user_id: int, day: str) -> PuzzlePlay | None:
+        return await self._one(conn, "kind = 'daily' AND user_id = ? AND day = ?",
+                               (user_id, day))
+
+    async def newest_open(self, conn: Connection, user_id: int) -> PuzzlePlay | None:
+        return await self._one(
+            conn, "user_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1", (user_id,))
+
+    async def create(self, conn: Connection, *, user_id: int, guild_id: int | None, kind: str,
+                     day: str | None, level: Level, rules: Rules, clues: tuple[Clue, ...],
+                     answer: Code, spread: int, now: float, action_id: int | None
+                     ) -> PuzzlePlay:
+        stored = json.dumps([[format_code(c.guess), c.feedback.black, c.feedback.white]
+                             for c in clues])
+        async with conn.execute(
+            "INSERT INTO puzzle_plays (user_id, guild_id, kind, day, level, pegs, colors,"
+            " repeats, clues, answer, spread, created_at, open_interaction_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (user_id, guild_id, kind, day, level.value, rules.pegs, rules.colors,
+             int(rules.repeats), stored, format_code(answer), spread, now, action_id),
+        ) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        play = await self.get(conn, row[0])
+        assert play is not None
+        return play
+
+    async def answer(self, conn: Connection, play: PuzzlePlay, named: Code, solved: bool,
+                     now: float, action_id: int | None) -> bool:
+        """Record the one try; False if the play was answered meanwhile."""
+        async with conn.execute(
+            "UPDATE puzzle_plays SET status = ?, named = ?, answered_at = ?,"
+            " answer_interaction_id = ? WHERE id = ? AND status = 'open'",
+            ("solved" if solved else "missed", format_code(named), now, action_id, play.id),
+        ) as cur:
+            return cur.rowcount == 1
+
+    async def daily_days(self, conn: Connection, user_id: int) -> list[tuple[str, bool]]:
+        """(day, solved) of every daily puzzle the player answered."""
+        async with conn.execute(
+            "SELECT day, status FROM puzzle_plays WHERE kind = 'daily' AND user_id = ?"
+            " AND status != 'open' ORDER BY day", (user_id,)) as cur:
+            return [(row[0], row[1] == "solved") for row in await cur.fetchall()]
+
+    async def day_tally(self, conn: Connection, day: str) -> tuple[int, int]:
+        """(answered, solved) of a day's puzzle, everywhere."""
+        async with conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'solved' THEN 1 ELSE 0 END), 0)"
+            " FROM puzzle_plays WHERE kind = 'daily' AND day = ? AND status != 'open'",
+            (day,)) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    async def forget(self, conn: Connection, user_id: int) -> int:
+        """Delete a player's puzzles; how many there were."""
+        async with conn.execute("DELETE FROM puzzle_plays WHERE user_id = ?", (user_id,)) as cur:
+            return cur.rowcount
