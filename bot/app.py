@@ -29,6 +29,7 @@ from .store import Database, GameStore
 from .ui import boards
 from .ui.ordering import InteractionOrder
 from .ui.responses import MastermindTree, UnknownButton
+from .ui.translation import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +156,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         for feature in FEATURES:
             await self.load_extension(feature)
         self.add_dynamic_items(UnknownButton)
+        await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
 
     def serving(self) -> str:
