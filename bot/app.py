@@ -32,6 +32,7 @@ from .ui.app_emoji import Sync, sync_pegs
 from .ui.ordering import InteractionOrder
 from .ui.peg_images import peg_images
 from .ui.responses import MastermindTree, UnknownButton
+from .ui.translation import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -182,6 +183,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         for feature in FEATURES:
             await self.load_extension(feature)
         self.add_dynamic_items(UnknownButton)
+        await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         await self.install_pegs()
 

@@ -17,6 +17,7 @@ from discord.ext import commands
 from ..core.errors import MalformedButton, StorageUnavailable, UserError
 from ..store.db import committed, on_write_wait
 from .messages import describe_user_error
+from .translation import speak_to_user
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,7 @@ def begin(interaction: discord.Interaction) -> None:
         raise Restarting("The bot is restarting: try again in a few seconds. Nothing was "
                          "stored.")
     committed.set(False)  # tasks inherit the context they were made in: start clean
+    speak_to_user(interaction)
     on_write_wait.set(lambda: defer_once(interaction))
     _time_reply(interaction)
 

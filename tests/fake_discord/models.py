@@ -81,6 +81,8 @@ class FakeUser:
     username: str
     global_name: str | None = None
     bot: bool = False
+    #: The Discord client's language (sent as each interaction's ``locale``).
+    locale: str = "en-US"
 
     def payload(self) -> dict[str, Any]:
         return {

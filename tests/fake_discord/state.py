@@ -13,6 +13,7 @@ import copy
 import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -258,7 +259,6 @@ class InteractionRecord:
         return f"<InteractionRecord {self.type_name} {what!r} id={self.id}>"
 
 
-_NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 
 
 # ------------------------------------------------------------------------------------ state
@@ -528,7 +528,7 @@ class DiscordState:
             "version": 1,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "data": data,
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
         }
@@ -1578,14 +1578,68 @@ def _check_command_schema(commands: list[Any]) -> list[FieldError]:
     return errors
 
 
+#: The locales Discord knows (discord.py's enum mirrors Discord's reference).
+DISCORD_LOCALES = frozenset(locale.value for locale in discord.Locale)
+
+
+def _valid_chat_name(name: Any) -> bool:
+    r"""Discord's rule for slash command and option names, in every locale:
+    ``^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$``, in lowercase where the letter has
+    a lowercase form."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 32 or name != name.lower():
+        return False
+    return all(
+        ch in "-_'" or unicodedata.category(ch)[0] in "LN"
+        or "\u0900" <= ch <= "\u097f" or "\u0e00" <= ch <= "\u0e7f"
+        for ch in name
+    )
+
+
+def _check_localizations(
+    p: tuple[str | int, ...], node: dict[str, Any], *, chat_input: bool
+) -> list[FieldError]:
+    """``name_localizations`` / ``description_localizations``: known locales only, and each
+    value under the same rule as the source field."""
+    errors: list[FieldError] = []
+    for key in ("name_localizations", "description_localizations"):
+        for locale, value in (node.get(key) or {}).items():
+            fp = (*p, key, locale)
+            if locale not in DISCORD_LOCALES:
+                errors.append(FieldError(fp, "LOCALE_INVALID", f"Invalid locale: {locale}"))
+            elif key == "name_localizations" and chat_input and not _valid_chat_name(value):
+                errors.append(FieldError(fp, "APPLICATION_COMMAND_INVALID_NAME",
+                                         f"Command name is invalid: {value!r}"))
+            elif key == "description_localizations" and (
+                    not isinstance(value, str) or not 1 <= len(value) <= 100):
+                errors.append(FieldError(fp, "BASE_TYPE_BAD_LENGTH",
+                                         "Must be between 1 and 100 in length."))
+    return errors
+
+
+def command_size(node: dict[str, Any]) -> int:
+    """Characters a command counts against Discord's 8,000: names, descriptions and choice
+    values, the longest localization of each field counting."""
+    def longest(field: str) -> int:
+        values = [node.get(field) or "", *(node.get(f"{field}_localizations") or {}).values()]
+        return max(len(str(v)) for v in values)
+
+    total = longest("name") + longest("description")
+    for choice in node.get("choices") or []:
+        total += longest_choice(choice)
+    return total + sum(command_size(o) for o in node.get("options") or [])
+
+
+def longest_choice(choice: dict[str, Any]) -> int:
+    names = [choice.get("name") or "", *(choice.get("name_localizations") or {}).values()]
+    return max(len(n) for n in names) + len(str(choice.get("value", "")))
+
+
 def _check_command_node(
     p: tuple[str | int, ...], node: dict[str, Any], *, chat_input: bool, depth: int
 ) -> list[FieldError]:
     errors: list[FieldError] = []
     name = node.get("name")
-    if not isinstance(name, str) or (
-        chat_input and (not _NAME_RE.match(name) or name != name.lower())
-    ):
+    if not isinstance(name, str) or (chat_input and not _valid_chat_name(name)):
         errors.append(
             FieldError(
                 (*p, "name"),
@@ -1603,6 +1657,10 @@ def _check_command_node(
                     "Must be between 1 and 100 in length.",
                 )
             )
+    errors += _check_localizations(p, node, chat_input=chat_input)
+    if depth == 0 and command_size(node) > 8000:
+        errors.append(FieldError(p, "APPLICATION_COMMAND_TOO_LARGE",
+                                 "Command exceeds maximum size (8000)"))
     options = node.get("options") or []
     if len(options) > 25:
         errors.append(
@@ -1644,6 +1702,12 @@ def _check_command_node(
                 )
         else:
             seen_optional = True
+        for c, choice in enumerate(opt.get("choices") or []):
+            for locale, value in (choice.get("name_localizations") or {}).items():
+                if locale not in DISCORD_LOCALES or not 1 <= len(str(value)) <= 100:
+                    errors.append(FieldError((*op, "choices", c, "name_localizations", locale),
+                                             "BASE_TYPE_BAD_LENGTH",
+                                             "Must be between 1 and 100 in length."))
         if len(opt.get("choices") or []) > 25:
             errors.append(
                 FieldError(

@@ -1,0 +1,61 @@
+"""Which language an answer speaks, and the slash commands' names in every shipped locale.
+
+Ephemeral answers speak the user's locale (``interaction.locale``); public boards speak the
+server's (``guild_locale``, or the language set in ``/mastermind settings``); in DMs there is
+no server, so the user's. The catalogs themselves are Discord-free (:mod:`i18n`).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from i18n import catalog_locale, use_locale
+from i18n.catalogs import CHOICE_CONTEXT, FIELD_CONTEXTS, OPTION_CONTEXTS, lookup
+
+_Location = app_commands.TranslationContextLocation
+#: The catalog context of each field discord.py asks to translate.
+CONTEXTS = {
+    _Location.command_name: FIELD_CONTEXTS["name"],
+    _Location.group_name: FIELD_CONTEXTS["name"],
+    _Location.command_description: FIELD_CONTEXTS["description"],
+    _Location.group_description: FIELD_CONTEXTS["description"],
+    _Location.parameter_name: OPTION_CONTEXTS["name"],
+    _Location.parameter_description: OPTION_CONTEXTS["description"],
+    _Location.choice_name: CHOICE_CONTEXT,
+}
+
+
+def user_locale(interaction: discord.Interaction) -> str | None:
+    """The catalog for whoever clicked or typed (None: English)."""
+    return catalog_locale(interaction.locale.value if interaction.locale else None)
+
+
+def public_locale(interaction: discord.Interaction, configured: str | None = None
+                  ) -> str | None:
+    """The catalog for a message everyone in the channel sees: the server's choice, else
+    the server's own locale; in a DM, the user's."""
+    if interaction.guild_id is None:
+        return user_locale(interaction)
+    if configured:
+        return catalog_locale(configured)
+    guild_locale = interaction.guild_locale
+    return catalog_locale(guild_locale.value if guild_locale else None)
+
+
+def speak_to_user(interaction: discord.Interaction) -> None:
+    """An interaction's task speaks its user's language unless told otherwise."""
+    use_locale(user_locale(interaction))
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Command and option names, descriptions and choices from the ``commands`` catalogs,
+    so Discord shows each user the commands in their own language."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        catalog = catalog_locale(locale.value)
+        kind = CONTEXTS.get(context.location)
+        if catalog is None or kind is None:
+            return None
+        return lookup(catalog, kind, string.message)

@@ -1,0 +1,116 @@
+"""The words, looked up in the locale of whoever is being spoken to.
+
+Each area of the code (a feature, the core, the terminal, the command names) has its own
+``.po`` file per locale under ``i18n/locales/<locale>/``, so people working on different
+features never edit the same catalog; a locale's files are merged when first read. Strings
+are looked up by their English source; placeholders are ``str.format`` names (``{count}``),
+so a translator can reorder them.
+
+The locale is a context variable: an interaction's task speaks its user's language by
+default, and the code that draws a public board switches to the server's with
+:func:`speaking`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Iterator
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+
+#: msgctxt of each field of a slash command, in the ``commands`` catalogs.
+FIELD_CONTEXTS = {"name": "command name", "description": "command description"}
+OPTION_CONTEXTS = {"name": "option name", "description": "option description"}
+CHOICE_CONTEXT = "choice"
+
+_CURRENT: ContextVar[str | None] = ContextVar("i18n_locale", default=None)
+
+
+def area_files(locale: str) -> list[Path]:
+    return sorted((LOCALES_DIR / locale).glob("*.po"))
+
+
+@cache
+def translations(locale: str | None) -> NullTranslations:
+    """Every area's catalog of ``locale`` merged (English: none). Read once per process;
+    fuzzy (unchecked) entries are left out, so they read in English."""
+    merged: NullTranslations = NullTranslations()
+    if locale is None:
+        return merged
+    for path in area_files(locale):
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=locale)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog, use_fuzzy=False)
+        buffer.seek(0)
+        area = Translations(buffer, domain=path.stem)
+        if isinstance(merged, Translations):
+            merged.merge(area)
+        else:
+            merged = area
+    return merged
+
+
+def lookup(locale: str, context: str | None, message: str) -> str | None:
+    """The translation of ``message`` (in ``context``) in ``locale``'s catalogs, or None
+    when they have none (so a caller can tell a missing entry from an equal one)."""
+    table = translations(locale)
+    key = message if context is None else f"{context}\x04{message}"
+    found = getattr(table, "_catalog", {}).get(key)
+    return found if isinstance(found, str) and found else None
+
+
+def current_locale() -> str | None:
+    """The catalog locale in use here (None: English)."""
+    return _CURRENT.get()
+
+
+def use_locale(locale: str | None) -> None:
+    """Speak ``locale`` (a catalog locale, or None) for the rest of this task."""
+    _CURRENT.set(locale)
+
+
+@contextlib.contextmanager
+def speaking(locale: str | None) -> Iterator[None]:
+    """Speak ``locale`` inside the block (a public board in its server's language)."""
+    token = _CURRENT.set(locale)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def _format(text: str, values: dict[str, Any]) -> str:
+    return text.format(**values) if values else text
+
+
+def tr(message: str, /, **values: Any) -> str:
+    """``message`` in the current locale, its ``{placeholders}`` filled from ``values``."""
+    return _format(translations(_CURRENT.get()).gettext(message), values)
+
+
+def trn(singular: str, plural: str, count: int, /, **values: Any) -> str:
+    """The plural form the current locale uses for ``count`` (Polish and Russian have three);
+    ``{count}`` is filled in, with ``values``."""
+    text = translations(_CURRENT.get()).ngettext(singular, plural, count)
+    return text.format(count=count, **values)
+
+
+def trc(context: str, message: str, /, **values: Any) -> str:
+    """``message`` as said in ``context`` (the same English word may need two translations)."""
+    return _format(str(translations(_CURRENT.get()).pgettext(context, message)), values)
+
+
+def mark(message: str) -> str:
+    """Marks a constant for the catalogs without translating it yet: translate it where it
+    is shown, with ``tr(CONSTANT)``."""
+    return message
