@@ -7,10 +7,12 @@ no server, so the user's. The catalogs themselves are Discord-free (:mod:`i18n`)
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 import discord
 from discord import app_commands
 
-from i18n import catalog_locale, use_locale
+from i18n import catalog_locale, speaking, use_locale
 from i18n.catalogs import CHOICE_CONTEXT, FIELD_CONTEXTS, OPTION_CONTEXTS, lookup
 
 _Location = app_commands.TranslationContextLocation
@@ -31,16 +33,23 @@ def user_locale(interaction: discord.Interaction) -> str | None:
     return catalog_locale(interaction.locale.value if interaction.locale else None)
 
 
-def public_locale(interaction: discord.Interaction, configured: str | None = None
-                  ) -> str | None:
-    """The catalog for a message everyone in the channel sees: the server's choice, else
-    the server's own locale; in a DM, the user's."""
+def public_locale(interaction: discord.Interaction) -> str | None:
+    """The catalog for a message everyone in the channel sees: the language the server set
+    in ``/mastermind settings``, else the server's own locale; in a DM, the user's."""
     if interaction.guild_id is None:
         return user_locale(interaction)
+    settings = getattr(interaction.client, "settings", None)  # MastermindBot's service
+    configured = settings.language(interaction.guild_id) if settings is not None else None
     if configured:
         return catalog_locale(configured)
     guild_locale = interaction.guild_locale
     return catalog_locale(guild_locale.value if guild_locale else None)
+
+
+def publicly(interaction: discord.Interaction) -> AbstractContextManager[None]:
+    """Within it, words are in the language of the channel's public messages:
+    ``with publicly(interaction): embed = board_embed(...)``."""
+    return speaking(public_locale(interaction))
 
 
 def speak_to_user(interaction: discord.Interaction) -> None:

@@ -30,6 +30,9 @@ class ServerSettings:
     #: Channels that allow games; empty = every channel.
     channels: tuple[int, ...] = field(default=())
     daily_posts: bool = True
+    #: The language of the server's public boards (a catalog locale, e.g. ``de``); None =
+    #: the server's own locale, as Discord reports it.
+    language: str | None = None
 
     def values(self) -> dict[str, object]:
         """As stored: hints and daily posts stay NULL while on (their default)."""
@@ -163,6 +166,10 @@ class SettingsService:
 
     def daily_posts(self, guild_id: int | None) -> bool:
         return self.get(guild_id).daily_posts
+
+    def language(self, guild_id: int | None) -> str | None:
+        """The language set for the server's public boards, if any."""
+        return self.get(guild_id).language
 
     # ---- changing them ----------------------------------------------------------------------
     async def change(self, guild_id: int, user_id: int, asked: Changes,
