@@ -156,6 +156,11 @@ async def fill(fake, bot, world, admin, db_path, wall_clock, *, full: bool = Tru
     await slash(fake, bot, world, "mastermind new", user=world.bob, channel=world.other)
     await slash(fake, bot, world, "guess", user=world.bob, channel=world.other,
                 code=wrong(secret_of(db_path, world.other.id)))
+    # Puzzles: the day's, answered, and a random one left open.
+    await slash(fake, bot, world, "puzzle today")
+    (answer,), = rows(db_path, "SELECT answer FROM puzzle_plays")
+    await slash(fake, bot, world, "puzzle answer", code=answer)
+    await slash(fake, bot, world, "puzzle new", user=world.bob, level="hard")
 
 
 async def answers(fake, bot, world) -> list:
