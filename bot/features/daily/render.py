@@ -36,6 +36,8 @@ def daily_embed(day: str, play: DailyPlay | None, *, secret: Code | None,
     shown = show_day(day)
     if play is None or not play.finished:
         left = RULES.max_guesses - (len(play.guesses) if play else 0)
+        # TRANSLATORS: {left} of {total} guesses are left (10 in all): word it so that any
+        # count reads right, e.g. "Guesses left: {left}/{total}".
         head = tr("Today's code is the same for everyone, on every server. Only you see this "
                   "board. {left} of {total} guesses left: `{command}`", left=left,
                   total=RULES.max_guesses, command=f"/daily play guess:{example(RULES)}")

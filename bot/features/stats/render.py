@@ -123,8 +123,10 @@ def _played(stats: PlayerStats) -> str:
     """``12 · 2 with hints · 3 private``."""
     parts = [whole(stats.played)]
     if stats.hinted:
+        # TRANSLATORS: {count} games played with hints (English has one form for both).
         parts.append(trn("{count} with hints", "{count} with hints", stats.hinted))
     if stats.private_played:
+        # TRANSLATORS: {count} private games (English has one form for both).
         parts.append(trn("{count} private", "{count} private", stats.private_played))
     return " · ".join(parts)
 
@@ -132,6 +134,7 @@ def _played(stats: PlayerStats) -> str:
 def _challenges(stats: PlayerStats) -> str:
     if not stats.challenges:
         return tr("none yet")
+    # TRANSLATORS: {count} challenges played (English has one form for both).
     return trn("{count} played · the bot needed {average} guesses on average · broke {broken}",
                "{count} played · the bot needed {average} guesses on average · broke {broken}",
                stats.challenges, average=decimal(stats.bot_average or 0),
@@ -187,6 +190,7 @@ def daily_streak(stats: PlayerStats) -> str:
     current, longest = stats.daily_streak
     return " · ".join((
         trn("{count} day now", "{count} days now", current),
+        # TRANSLATORS: the longest daily streak, {count} days.
         trn("{count} longest", "{count} longest", longest),
         trn("{solved} of {count} daily solved", "{solved} of {count} dailies solved",
             stats.dailies, solved=whole(stats.dailies_solved))))
