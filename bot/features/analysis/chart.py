@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from i18n import mark, speaking, tr
+from i18n import speaking, tr
 
 from ..stats.formats import whole
 
@@ -69,19 +69,31 @@ def font_for(text: str) -> Path | None:
     return next((p for p in FONT_FILES if p.exists() and draws(_font(13, p), text)), None)
 
 
-def _words(start: int, you_label: str, bot_label: str) -> tuple[list[str], str, str, str, str]:
+Label = Callable[[], str]
+
+
+def _you() -> str:
+    return tr("you")
+
+
+def _solver() -> str:
+    return tr("solver")
+
+
+def _words(start: int, you_label: Label, bot_label: Label
+           ) -> tuple[list[str], str, str, str, str]:
     """Every word and number the chart draws, in the current language."""
     decades = max(1, math.ceil(math.log10(max(start, 2))))
     return ([whole(10**d) for d in range(decades + 1)], tr("guess"),
-            tr("codes still possible"), tr(you_label), tr(bot_label))
+            tr("codes still possible"), you_label(), bot_label())
 
 
 def codes_left_chart(start: int, you: Sequence[int], bot: Sequence[int], *,
-                     you_label: str = mark("you"), bot_label: str = mark("solver"),
+                     you_label: Label = _you, bot_label: Label = _solver,
                      you_won: bool = False, bot_won: bool = True) -> bytes:
     """PNG bytes: codes possible before any guess (``start``) and after each guess; a ring
-    marks the guess that found the code. The labels are catalog words (``mark``ed English),
-    drawn in the current language."""
+    marks the guess that found the code. The labels are asked for their words (in the
+    current language) when drawn."""
     words = _words(start, you_label, bot_label)
     text = "".join(words[0]) + "".join(words[1:])
     path = font_for(text)

@@ -2,26 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
 from engine import format_code
-from i18n import mark, tr
+from i18n import tr
 
 from ...core.errors import GameNotOver
 from ...ui.messages import says
 from ...ui.pegs import code_line, key_pegs, rows_within
 from ..stats.formats import decimal, whole
-from .service import Report
+from .service import PLAYERS, Report
 
 CHART_NAME = "analysis.png"
 
-#: What the scores mean (the help shows them too: translate with ``tr(SKILL_HELP)``).
-SKILL_HELP = mark("**Skill** (0-100): for each guess, how much it narrowed the codes on "
-                  "average compared with the best of your guess and the solver's, on a log "
-                  "scale (100 = as good as the solver every time).")
-LUCK_HELP = mark("**Luck** (0-100): for each guess, the share of the possible codes whose "
-                 "reply would have left you more codes than the reply you got. 50 is average "
-                 "luck.")
+class Words:
+    """Words said in the reader's language each time they are shown (``f"{SKILL_HELP}"``):
+    a constant other features show, such as the help's page on the analysis."""
+
+    def __init__(self, words: Callable[[], str]):
+        self._words = words
+
+    def __str__(self) -> str:
+        return self._words()
+
+    def __format__(self, spec: str) -> str:
+        return format(self._words(), spec)
+
+
+#: What the scores mean (the help shows them too).
+SKILL_HELP = Words(lambda: tr(
+    "**Skill** (0-100): for each guess, how much it narrowed the codes on average compared "
+    "with the best of your guess and the solver's, on a log scale (100 = as good as the "
+    "solver every time)."))
+LUCK_HELP = Words(lambda: tr(
+    "**Luck** (0-100): for each guess, the share of the possible codes whose reply would "
+    "have left you more codes than the reply you got. 50 is average luck."))
 
 
 def _count(value: float) -> str:
@@ -57,7 +74,7 @@ def analysis_embed(report: Report) -> discord.Embed:
     you = " → ".join(whole(n) for n in result.you_path) or "—"
     bot = " → ".join(whole(n) for n in result.bot_path) or tr("the code is unknown")
     embed.add_field(name=tr("Codes left per guess"),
-                    value=f"{tr(report.source.player)}: {you}\n{tr('solver')}: {bot}"[:1024],
+                    value=f"{PLAYERS[report.source.player]()}: {you}\n{tr('solver')}: {bot}"[:1024],
                     inline=False)
     embed.set_image(url=f"attachment://{CHART_NAME}")
     embed.set_footer(text=tr("before→after codes possible · ≤ worst case · ~ average left · "

@@ -6,11 +6,12 @@ a worker thread by the cog.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import Code, Feedback, Rules
 from engine.analysis import GameAnalysis, analyse
-from i18n import mark, tr
+from i18n import tr
 
 from ...core.enums import GameKind, GameStatus
 from ...core.errors import DailyNotFinished, GameNotOver, MalformedButton
@@ -19,6 +20,10 @@ from ...core.records import GameRecord
 from ..daily.service import DAILY_RULES, DailyService
 from ..stats.formats import day as show_day
 from .chart import codes_left_chart
+
+#: Who made a game's guesses, for the chart's key and the codes-left line.
+PLAYERS: dict[str, Callable[[], str]] = {"you": lambda: tr("you"),
+                                         "the bot": lambda: tr("the bot")}
 
 
 @dataclass(frozen=True)
@@ -30,8 +35,8 @@ class Source:
     rules: Rules
     turns: tuple[tuple[Code, Feedback], ...]
     secret: Code | None
-    #: Who made the guesses, for the chart's key: catalog words (``mark("you")``), said in
-    #: the reader's language where shown.
+    #: Who made the guesses: a key of :data:`PLAYERS` (said in the reader's language where
+    #: shown).
     player: str
 
 
@@ -51,9 +56,9 @@ def source_of_game(game: GameRecord) -> Source:
         secret = game.secret or (turns[-1][0] if game.status is GameStatus.WON and turns
                                  else None)
         return Source(tr("Challenge #{id}", id=game.id), game.rules, turns, secret,
-                      mark("the bot"))
+                      "the bot")
     turns = tuple((g.code, g.feedback) for g in game.guesses)
-    return Source(tr("Game #{id}", id=game.id), game.rules, turns, game.secret, mark("you"))
+    return Source(tr("Game #{id}", id=game.id), game.rules, turns, game.secret, "you")
 
 
 def build_report(source: Source) -> Report:
@@ -61,7 +66,7 @@ def build_report(source: Source) -> Report:
     caller's context, so it speaks the reader's language)."""
     result = analyse(source.rules, source.turns, secret=source.secret)
     chart = codes_left_chart(source.rules.code_count, result.you_path, result.bot_path,
-                             you_label=source.player, you_won=result.solved,
+                             you_label=PLAYERS[source.player], you_won=result.solved,
                              bot_won=bool(result.bot_path) and result.bot_path[-1] == 1)
     return Report(source, result, chart)
 
@@ -87,4 +92,4 @@ class AnalysisService:
             raise DailyNotFinished(day)
         turns = tuple((g.code, g.feedback) for g in play.guesses)
         return Source(tr("Daily {day}", day=show_day(day)), DAILY_RULES, turns,
-                      self.daily.secret(day), mark("you"))
+                      self.daily.secret(day), "you")

@@ -57,7 +57,7 @@ class DailyPurpose(Purpose):
         left = DAILY_RULES.max_guesses - len(guesses)
         return "\n".join([
             tr("**Daily {day}** · only you see this board", day=show_day(picker.target)), *rows,
-            tr("**{title}** · {left} of {total} left", title=tr(self.title), left=left,
+            tr("**{title}** · {left} of {total} left", title=tr("Your guess"), left=left,
                total=DAILY_RULES.max_guesses)])
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str

@@ -47,7 +47,8 @@ class AnswerPurpose(Purpose):
     async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
         """The clues (read on each tap: the picker is the board)."""
         play = await _cog(interaction).service.get(int(picker.target), interaction.user.id)
-        return "\n".join([f"**{puzzle_title(play)}**", clue_rows(play), f"**{tr(self.title)}**"])
+        return "\n".join([f"**{puzzle_title(play)}**", clue_rows(play),
+                          "**" + tr("Your answer: one try") + "**"])
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
                      ) -> None:

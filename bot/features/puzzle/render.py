@@ -5,10 +5,12 @@ The answer is never in a message (nor a button id) before the player's one try.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
 from engine.puzzle import Level
-from i18n import mark, tr, trn
+from i18n import tr, trn
 
 from ...store.puzzles import PuzzlePlay
 from ...ui.messages import says
@@ -18,12 +20,14 @@ from ..stats.formats import whole
 from .service import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered, miss_of
 
 #: Each level's name as players read it (its value, ``medium``, is what /puzzle new takes).
-LEVEL_NAMES = {Level.EASY: mark("easy"), Level.MEDIUM: mark("medium"), Level.HARD: mark("hard")}
+LEVEL_NAMES: dict[Level, Callable[[], str]] = {
+    Level.EASY: lambda: tr("easy"), Level.MEDIUM: lambda: tr("medium"),
+    Level.HARD: lambda: tr("hard")}
 #: What each level asks of the player, in the words of its spread.
-LEVEL_WORDS = {
-    Level.EASY: mark("easy: leave out one clue and only 2-3 codes remain"),
-    Level.MEDIUM: mark("medium: leave out any clue and 4-9 codes remain"),
-    Level.HARD: mark("hard: leave out any clue and 10 or more codes remain"),
+LEVEL_WORDS: dict[Level, Callable[[], str]] = {
+    Level.EASY: lambda: tr("easy: leave out one clue and only 2-3 codes remain"),
+    Level.MEDIUM: lambda: tr("medium: leave out any clue and 4-9 codes remain"),
+    Level.HARD: lambda: tr("hard: leave out any clue and 10 or more codes remain"),
 }
 SOLVED = "\N{WHITE HEAVY CHECK MARK}"
 MISSED = "\N{CROSS MARK}"
@@ -32,7 +36,7 @@ MISSED = "\N{CROSS MARK}"
 def puzzle_title(play: PuzzlePlay) -> str:
     if play.kind == "daily":
         return tr("Puzzle of {day}", day=show_day(play.day or ""))
-    return tr("Puzzle #{id} · {level} · {size}", id=play.id, level=tr(LEVEL_NAMES[play.level]),
+    return tr("Puzzle #{id} · {level} · {size}", id=play.id, level=LEVEL_NAMES[play.level](),
               size=f"{play.rules.pegs}x{play.rules.colors}")
 
 
@@ -63,7 +67,7 @@ def puzzle_embed(play: PuzzlePlay, *, streak: tuple[int, int] | None = None,
                                  "Today {solved} of {count} players solved it.", tally[0],
                                  solved=whole(tally[1])))
     embed = discord.Embed(title=puzzle_title(play), description="\n\n".join(parts), colour=colour)
-    footer = tr(LEVEL_WORDS[play.level])
+    footer = LEVEL_WORDS[play.level]()
     if play.open:
         footer += " · " + tr("answer with the button, or /puzzle answer code:1234")
     embed.set_footer(text=footer)

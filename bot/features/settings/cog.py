@@ -16,12 +16,12 @@ from ...ui.options import make_rules
 from ...ui.responses import cog_of
 from ...ui.translation import public_locale
 from .render import settings_embed
-from .service import LANGUAGES, SERVER_LANGUAGE, SERVER_LANGUAGE_WORDS, Changes, SettingsService
+from .service import LANGUAGES, SERVER_LANGUAGE, Changes, SettingsService
 
 #: ``/mastermind settings language:``: each language by its own name, then the way back.
 LANGUAGE_CHOICES = [
     *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
-    app_commands.Choice(name=SERVER_LANGUAGE_WORDS, value=SERVER_LANGUAGE),
+    app_commands.Choice(name="the server's own language", value=SERVER_LANGUAGE),
 ]
 
 

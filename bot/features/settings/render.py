@@ -7,30 +7,38 @@ summary reads them back into the reader's language (:func:`logged_words`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import discord
 
 from engine import InvalidRules, Rules
-from i18n import mark, tr
+from i18n import tr
 
 from ...core.errors import BadSetting, ChannelNotAllowed
 from ...store.settings import SettingChange
 from ...ui.messages import hours, mention, says
-from .service import LANGUAGES, SERVER_LANGUAGE_WORDS, ServerSettings, describe
+from .service import LANGUAGES, ServerSettings, describe, server_language_words
 
+Words = Callable[[], str]
 #: Each setting's field title in the summary, by its name in :func:`describe` and the log.
-TITLES = {"hints": mark("Hints (/mastermind hint)"),
-          "rules": mark("Default rules for /mastermind new"),
-          "idle timeout": mark("Idle timeout"), "channels": mark("Games allowed in"),
-          "daily results": mark("Daily results (/daily share)"),
-          "language": mark("Language of public boards")}
+TITLES: dict[str, Words] = {
+    "hints": lambda: tr("Hints (/mastermind hint)"),
+    "rules": lambda: tr("Default rules for /mastermind new"),
+    "idle timeout": lambda: tr("Idle timeout"), "channels": lambda: tr("Games allowed in"),
+    "daily results": lambda: tr("Daily results (/daily share)"),
+    "language": lambda: tr("Language of public boards")}
 #: A setting's name in a change log line ("hints: on → off").
-LOG_NAMES = {"hints": mark("hints"), "rules": mark("rules"),
-             "idle timeout": mark("idle timeout"), "channels": mark("channels"),
-             "daily results": mark("daily results"), "language": mark("language")}
-#: The log's words that are said the same way whatever the value (translated as they are).
-FIXED_WORDS = (mark("on"), mark("off"), mark("every channel"), mark("posted when shared"),
-               mark("kept private"), SERVER_LANGUAGE_WORDS)
+LOG_NAMES: dict[str, Words] = {
+    "hints": lambda: tr("hints"), "rules": lambda: tr("rules"),
+    "idle timeout": lambda: tr("idle timeout"), "channels": lambda: tr("channels"),
+    "daily results": lambda: tr("daily results"), "language": lambda: tr("language")}
+#: The log's values that are one phrase (as :func:`describe` says them in English).
+FIXED_WORDS: dict[str, Words] = {
+    "on": lambda: tr("on"), "off": lambda: tr("off"),
+    "every channel": lambda: tr("every channel"),
+    "posted when shared": lambda: tr("posted when shared"),
+    "kept private": lambda: tr("kept private"),
+    "the server's own language": server_language_words}
 
 _RULES = re.compile(r"(\d+) pegs? · (\d+) colou?rs? · (\d+) guess(?:es)? · (repeats on|no repeats)")
 _HOURS = re.compile(r"(\d+(?:\.\d+)?) hours?")
@@ -42,7 +50,7 @@ def logged_words(name: str, text: str | None) -> str:
     if not text:
         return "—"
     if text in FIXED_WORDS:
-        return tr(text)
+        return FIXED_WORDS[text]()
     if name == "rules" and (found := _RULES.fullmatch(text)):
         pegs, colors, max_guesses = (int(found[i]) for i in (1, 2, 3))
         try:
@@ -61,7 +69,7 @@ def _language_words(settings: ServerSettings, server_locale: str | None) -> str:
     """The language set, or the server's own with its name (what Discord reports)."""
     if settings.language:
         return LANGUAGES[settings.language]
-    return tr("{setting} (now {language})", setting=tr(SERVER_LANGUAGE_WORDS),
+    return tr("{setting} (now {language})", setting=server_language_words(),
               language=LANGUAGES[server_locale or "en"])
 
 
@@ -74,13 +82,13 @@ def settings_embed(server: str, settings: ServerSettings, default_idle_hours: fl
     embed = discord.Embed(title=tr("Mastermind settings · {server}", server=server)[:256],
                           colour=discord.Colour.dark_teal())
     embed.description = (
-        tr("Changed: {settings}.", settings=", ".join(tr(LOG_NAMES[n]) for n in changed))
+        tr("Changed: {settings}.", settings=", ".join(LOG_NAMES[n]() for n in changed))
         if changed else tr("Nothing changed. Give an option to change a setting."))
     for key, title in TITLES.items():
-        embed.add_field(name=tr(title), value=words[key][:1024], inline=key != "channels")
+        embed.add_field(name=title(), value=words[key][:1024], inline=key != "channels")
     if log:
         lines = [f"<t:{int(c.changed_at)}:R> {mention(c.user_id)} "
-                 f"{tr(LOG_NAMES[c.name]) if c.name in LOG_NAMES else c.name}: "
+                 f"{LOG_NAMES[c.name]() if c.name in LOG_NAMES else c.name}: "
                  f"{logged_words(c.name, c.old)} → {logged_words(c.name, c.new)}" for c in log]
         embed.add_field(name=tr("Recent changes"), value="\n".join(lines)[:1024], inline=False)
     embed.set_footer(text=tr("Only you see this · Manage Server can change these"))

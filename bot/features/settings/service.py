@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine import CLASSIC, InvalidRules, Rules
-from i18n import SHIPPED, mark, speaking, tr, trn
+from i18n import SHIPPED, speaking, tr, trn
 
 from ...core.clock import Clock, system_clock
 from ...core.errors import BadSetting, ChannelNotAllowed
@@ -33,7 +33,11 @@ LANGUAGES: dict[str, str] = {
 assert set(LANGUAGES) == {"en", *SHIPPED}, "a shipped locale without its name"
 #: The ``language`` choice that clears the setting: the server's own locale again.
 SERVER_LANGUAGE = "server"
-SERVER_LANGUAGE_WORDS = mark("the server's own language")
+
+
+def server_language_words() -> str:
+    """No language set: the public boards follow the server's locale."""
+    return tr("the server's own language")
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ def describe(settings: ServerSettings, default_idle_hours: float) -> dict[str, s
         "daily results": tr("posted when shared") if settings.daily_posts
         else tr("kept private"),
         "language": LANGUAGES[settings.language] if settings.language
-        else tr(SERVER_LANGUAGE_WORDS),
+        else server_language_words(),
     }
 
 

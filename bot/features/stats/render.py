@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
-from i18n import mark, tr, trn
+from i18n import tr, trn
 
 from ...core.enums import CRACK_MODES, Mode, Period
 from ...core.results import MIN_CHALLENGES
@@ -12,12 +14,15 @@ from ...ui.messages import player_name
 from .formats import decimal, percent, whole
 from .service import LeaderboardPage, PlayerStats, Standing
 
-PERIOD_NAMES = {Period.ALL: mark("all time"), Period.MONTH: mark("this month"),
-                Period.WEEK: mark("this week")}
-MODE_NAMES = {Mode.BREAKER: mark("Code breakers"), Mode.PRIVATE: mark("Private games"),
-              Mode.CHALLENGE: mark("Hardest codes"),
-              Mode.MATCH_BOT: mark("Matches against the bot"),
-              Mode.MATCH_PEOPLE: mark("Matches between players")}
+#: Each period's and board's name, in the reader's language (called where shown).
+PERIOD_NAMES: dict[Period, Callable[[], str]] = {
+    Period.ALL: lambda: tr("all time"), Period.MONTH: lambda: tr("this month"),
+    Period.WEEK: lambda: tr("this week")}
+MODE_NAMES: dict[Mode, Callable[[], str]] = {
+    Mode.BREAKER: lambda: tr("Code breakers"), Mode.PRIVATE: lambda: tr("Private games"),
+    Mode.CHALLENGE: lambda: tr("Hardest codes"),
+    Mode.MATCH_BOT: lambda: tr("Matches against the bot"),
+    Mode.MATCH_PEOPLE: lambda: tr("Matches between players")}
 MATCH_MODES = (Mode.MATCH_BOT, Mode.MATCH_PEOPLE)
 
 
@@ -87,7 +92,7 @@ def _ranking_rule(mode: Mode) -> str:
 
 
 def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) -> discord.Embed:
-    title = " · ".join((tr(MODE_NAMES[page.mode]), scope_name, tr(PERIOD_NAMES[page.period]),
+    title = " · ".join((MODE_NAMES[page.mode](), scope_name, PERIOD_NAMES[page.period](),
                         page.size))
     description = ("\n".join(_line(page.mode, s) for s in page.rows) if page.rows
                    else _empty(page.mode))
@@ -172,16 +177,17 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     embed.add_field(name=tr("Daily streak"), value=daily_streak(stats), inline=False)
     other = ", ".join(f"{size} ({whole(n)})"
                       for size, n in list(stats.other_sizes.items())[:8])
-    rule = tr(STREAK_RULE)
+    rule = streak_rule()
     footer = tr("Other sizes: {sizes} · choose with the size option · {rule}", sizes=other,
                 rule=rule) if other else rule
     embed.set_footer(text=footer[:2048])
     return embed
 
 
-#: The one streak: the daily code's, as in every daily puzzle (not per size, not any game).
-STREAK_RULE = mark("Daily streak: UTC days in a row with a finished /daily (alive until today "
-                   "ends)")
+def streak_rule() -> str:
+    """The one streak: the daily code's, as in every daily puzzle (not per size, not any
+    game)."""
+    return tr("Daily streak: UTC days in a row with a finished /daily (alive until today ends)")
 
 
 def daily_streak(stats: PlayerStats) -> str:
