@@ -21,6 +21,7 @@ from picking import open_picker, pick, tap
 
 from bot.core.enums import Mode, Period
 from bot.core.errors import BadSetting
+from bot.features.analysis.chart import codes_left_chart, draws, font_for, load_font
 from bot.features.analysis.service import PLAYERS
 from bot.features.daily.service import secret_for
 from bot.features.puzzle.render import LEVEL_WORDS
@@ -353,3 +354,17 @@ async def test_a_locale_without_a_catalog_reads_english(fake_discord, start_bot,
     assert board.embed["title"] == "Code breakers · Mastermind Club · all time · 4x6"
     stats = await slash(fake_discord, bot, world, "stats", options={"user": None})
     assert stats.embed["title"] == "Stats for alice · 4x6"
+
+
+@pytest.mark.parametrize("locale", ["de", "ru", "ja", "ko"])
+def test_the_chart_draws_its_words_with_a_font_that_has_them(locale):
+    """Pillow's own font has ASCII only: the chart finds one on the machine with the
+    letters of the reader's words, or (none here) draws English, never empty boxes."""
+    assert font_for("codes still possible 1,296") is None  # English: Pillow's own
+    with speaking(locale):
+        words = tr("codes still possible") + tr("guess") + tr("you") + tr("solver")
+        path = font_for(words)
+        png = codes_left_chart(1296, (96, 16, 1), (96, 18, 2, 1))
+    assert png.startswith(b"\x89PNG")
+    if path is not None:
+        assert draws(load_font(13, path), words)

@@ -44,7 +44,7 @@ Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
 
 
 @lru_cache(maxsize=16)
-def _font(size: int, path: Path | None = None) -> Font:
+def load_font(size: int, path: Path | None = None) -> Font:
     if path is not None:
         return ImageFont.truetype(str(path), size)
     try:
@@ -64,9 +64,9 @@ def draws(font: Font, text: str) -> bool:
 def font_for(text: str) -> Path | None:
     """The first font file here that draws all of ``text``; None: Pillow's own does (ASCII),
     or nothing here does (see :func:`codes_left_chart`)."""
-    if draws(_font(13), text):
+    if draws(load_font(13), text):
         return None
-    return next((p for p in FONT_FILES if p.exists() and draws(_font(13, p), text)), None)
+    return next((p for p in FONT_FILES if p.exists() and draws(load_font(13, p), text)), None)
 
 
 Label = Callable[[], str]
@@ -97,13 +97,13 @@ def codes_left_chart(start: int, you: Sequence[int], bot: Sequence[int], *,
     words = _words(start, you_label, bot_label)
     text = "".join(words[0]) + "".join(words[1:])
     path = font_for(text)
-    if path is None and not draws(_font(13), text):  # no font here has these letters
+    if path is None and not draws(load_font(13), text):  # no font here has these letters
         with speaking(None):
             words = _words(start, you_label, bot_label)
     ticks, axis, heading, you_name, bot_name = words
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small, label = _font(13, path), _font(15, path)
+    small, label = load_font(13, path), load_font(15, path)
     turns = max(len(you), len(bot), 1)
     decades = len(ticks) - 1
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
