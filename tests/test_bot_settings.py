@@ -60,6 +60,7 @@ async def test_the_summary_changes_nothing(fake_discord, start_bot, world, admin
         "Idle timeout": "24 hours (the bot's default)",
         "Games allowed in": "every channel",
         "Daily results (/daily share)": "posted when shared",
+        "Language of public boards": "the server's own language (now English)",
     }
     assert rows(db_path, "SELECT COUNT(*) FROM settings_log") == [(0,)]
 

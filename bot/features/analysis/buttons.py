@@ -7,6 +7,8 @@ import re
 
 import discord
 
+from i18n import tr
+
 from ...core.errors import MalformedButton
 from ...core.records import GameRecord
 from ...ui.responses import MAX_ID, ReportingButton, cog_of
@@ -21,7 +23,7 @@ class AnalyseButton(ReportingButton, template=r"mma:(?P<body>.*)"):
                  readable: bool = True):
         self.game_id, self.day, self.readable = game_id, day, readable
         target = f"g:{game_id}" if game_id is not None else f"d:{day}"
-        super().__init__(discord.ui.Button(label="Analyse", emoji="\N{BAR CHART}",
+        super().__init__(discord.ui.Button(label=tr("Analyse"), emoji="\N{BAR CHART}",
                                            style=discord.ButtonStyle.secondary,
                                            custom_id=f"mma:{target}"))
 

@@ -6,28 +6,37 @@ a worker thread by the cog.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import Code, Feedback, Rules
 from engine.analysis import GameAnalysis, analyse
+from i18n import tr
 
 from ...core.enums import GameKind, GameStatus
 from ...core.errors import DailyNotFinished, GameNotOver, MalformedButton
 from ...core.games import GameService
 from ...core.records import GameRecord
 from ..daily.service import DAILY_RULES, DailyService
+from ..stats.formats import day as show_day
 from .chart import codes_left_chart
+
+#: Who made a game's guesses, for the chart's key and the codes-left line.
+PLAYERS: dict[str, Callable[[], str]] = {"you": lambda: tr("you"),
+                                         "the bot": lambda: tr("the bot")}
 
 
 @dataclass(frozen=True)
 class Source:
-    """A finished game's guesses and replies, whoever made them."""
+    """A finished game's guesses and replies, whoever made them (its words in the reader's
+    language: a Source is read for one clicker)."""
 
     title: str
     rules: Rules
     turns: tuple[tuple[Code, Feedback], ...]
     secret: Code | None
-    #: Who made the guesses, for the chart's key ("you", "the bot").
+    #: Who made the guesses: a key of :data:`PLAYERS` (said in the reader's language where
+    #: shown).
     player: str
 
 
@@ -46,16 +55,18 @@ def source_of_game(game: GameRecord) -> Source:
         turns = tuple((r.guess, r.feedback) for r in game.replies)
         secret = game.secret or (turns[-1][0] if game.status is GameStatus.WON and turns
                                  else None)
-        return Source(f"Challenge #{game.id}", game.rules, turns, secret, "the bot")
+        return Source(tr("Challenge #{id}", id=game.id), game.rules, turns, secret,
+                      "the bot")
     turns = tuple((g.code, g.feedback) for g in game.guesses)
-    return Source(f"Game #{game.id}", game.rules, turns, game.secret, "you")
+    return Source(tr("Game #{id}", id=game.id), game.rules, turns, game.secret, "you")
 
 
 def build_report(source: Source) -> Report:
-    """The analysis and its chart: CPU work, run it in a worker thread."""
+    """The analysis and its chart: CPU work, run it in a worker thread (started with the
+    caller's context, so it speaks the reader's language)."""
     result = analyse(source.rules, source.turns, secret=source.secret)
     chart = codes_left_chart(source.rules.code_count, result.you_path, result.bot_path,
-                             you_label=source.player, you_won=result.solved,
+                             you_label=PLAYERS[source.player], you_won=result.solved,
                              bot_won=bool(result.bot_path) and result.bot_path[-1] == 1)
     return Report(source, result, chart)
 
@@ -80,4 +91,5 @@ class AnalysisService:
         if play is None or not (play.finished or self.daily.is_over(day)):
             raise DailyNotFinished(day)
         turns = tuple((g.code, g.feedback) for g in play.guesses)
-        return Source(f"Daily {day}", DAILY_RULES, turns, self.daily.secret(day), "you")
+        return Source(tr("Daily {day}", day=show_day(day)), DAILY_RULES, turns,
+                      self.daily.secret(day), "you")

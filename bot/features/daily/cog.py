@@ -9,9 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import tr
+
 from ...store.daily import DailyPlay
 from ...ui.options import CodeText, display_name
 from ...ui.places import usable
+from ...ui.translation import publicly
 from ..picker import register
 from .picking import DailyPurpose, guess_view
 from .render import daily_embed, daily_view, leaderboard_embed, share_text
@@ -67,13 +70,15 @@ class DailyCog(commands.GroupCog, group_name="daily",
     @app_commands.command(name="share", description="Show your daily result here, no spoilers")
     async def share(self, interaction: discord.Interaction) -> None:
         play = await self.service.finished_play(self.service.today(), interaction.user.id)
-        text = share_text(play, interaction.user.id)
         if self.posts_allowed(interaction.guild_id):
+            with publicly(interaction):  # the channel reads it
+                text = share_text(play, interaction.user.id)
             await interaction.response.send_message(text)
         else:
+            note = tr("This server keeps daily results out of its channels: copy the grid if "
+                      "you want to share it.")
             await interaction.response.send_message(
-                f"{text}\n\n-# This server keeps daily results out of its channels: copy the "
-                f"grid if you want to share it.", ephemeral=True)
+                f"{share_text(play, interaction.user.id)}\n\n-# {note}", ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="How today's code went")
     @app_commands.describe(scope="This server or all servers (default: this server)")
@@ -84,6 +89,8 @@ class DailyCog(commands.GroupCog, group_name="daily",
         guild = None if scope == "global" else interaction.guild_id
         standing = await self.service.standing(self.service.today(), guild,
                                                interaction.user.id)
-        name = "all servers" if guild is None else (
-            interaction.guild.name if interaction.guild else "") or "this server"
-        await interaction.response.send_message(embed=leaderboard_embed(standing, name))
+        with publicly(interaction):  # posted in the channel
+            name = tr("all servers") if guild is None else (
+                interaction.guild.name if interaction.guild else "") or tr("this server")
+            embed = leaderboard_embed(standing, name)
+        await interaction.response.send_message(embed=embed)

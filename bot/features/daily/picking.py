@@ -12,10 +12,13 @@ import re
 
 import discord
 
+from i18n import mark, tr
+
 from ...ui.messages import says
 from ...ui.pegs import feedback_row
 from ...ui.responses import cog_of
 from ..picker import Picker, Purpose, close, open_button, show
+from ..stats.formats import day as show_day
 from .service import DAILY_RULES, DailyOver
 
 PURPOSE = "d"
@@ -30,7 +33,7 @@ def _cog(interaction: discord.Interaction):
 def guess_view(day: str, user_id: int) -> discord.ui.View:
     """The private board's Guess button (its player's: nobody else sees the board)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(open_button(Picker(PURPOSE, user_id, day), label="Guess",
+    view.add_item(open_button(Picker(PURPOSE, user_id, day), label=tr("Guess"),
                               emoji="\N{DIRECT HIT}"))
     return view
 
@@ -38,9 +41,9 @@ def guess_view(day: str, user_id: int) -> discord.ui.View:
 class DailyPurpose(Purpose):
     key = PURPOSE
     target = re.compile(r"\d{4}-\d{2}-\d{2}")
-    title = "Your guess"
-    verb = "Guess"
-    form_title = "Type your guess"
+    title = mark("Your guess")
+    verb = mark("Guess")
+    form_title = mark("Type your guess")
 
     async def open(self, interaction: discord.Interaction, target: str) -> Picker:
         await _cog(interaction).service.check_open(target, interaction.user.id)
@@ -52,8 +55,10 @@ class DailyPurpose(Purpose):
         guesses = play.guesses if play is not None else ()
         rows = [feedback_row(g.turn, g.code, g.feedback, DAILY_RULES) for g in guesses]
         left = DAILY_RULES.max_guesses - len(guesses)
-        return "\n".join([f"**Daily {picker.target}** · only you see this board", *rows,
-                          f"**{self.title}** · {left} of {DAILY_RULES.max_guesses} left"])
+        return "\n".join([
+            tr("**Daily {day}** · only you see this board", day=show_day(picker.target)), *rows,
+            tr("**{title}** · {left} of {total} left", title=tr("Your guess"), left=left,
+               total=DAILY_RULES.max_guesses)])
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
                      ) -> None:
@@ -68,6 +73,6 @@ class DailyPurpose(Purpose):
 
 @says(DailyOver)
 def _over(error: DailyOver) -> tuple[str, str]:
-    return "That daily is over", (
-        f"The daily of {error.day} ended at midnight UTC, so nothing was stored. Today's "
-        f"code is new: `/daily play`.")
+    return tr("That daily is over"), tr(
+        "The daily of {day} ended at midnight UTC, so nothing was stored. Today's code is "
+        "new: `/daily play`.", day=show_day(error.day))

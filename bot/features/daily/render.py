@@ -5,15 +5,27 @@ from __future__ import annotations
 import discord
 
 from engine import Code, example, format_code
+from i18n import tr, trn
 
 from ...core.errors import DailyAlreadyPlayed, DailyNotFinished
 from ...store.daily import DailyPlay
-from ...ui.messages import guesses, mention, player_name, says
+from ...ui.messages import mention, player_name, says
 from ...ui.pegs import code_line, feedback_row, legend, share_rows
 from ..analysis.buttons import AnalyseButton
+from ..stats.formats import day as show_day
+from ..stats.formats import whole
 from .service import DAILY_RULES, DailyRaced, DailyRepeat, DayStanding
 
 RULES = DAILY_RULES
+
+
+def _standing_line(standing: DayStanding) -> str:
+    """``3 of 5 solved · you are #2``."""
+    line = tr("{solved} of {finished} solved", solved=whole(standing.solved),
+              finished=whole(standing.finished))
+    if standing.rank:
+        line += " · " + tr("you are #{rank}", rank=standing.rank)
+    return line
 
 
 def daily_embed(day: str, play: DailyPlay | None, *, secret: Code | None,
@@ -21,31 +33,34 @@ def daily_embed(day: str, play: DailyPlay | None, *, secret: Code | None,
                 yesterday: Code | None = None) -> discord.Embed:
     """The player's own board (sent privately). ``secret`` only once they finished."""
     rows = [feedback_row(g.turn, g.code, g.feedback, RULES) for g in (play.guesses if play else ())]
+    shown = show_day(day)
     if play is None or not play.finished:
-        used = len(play.guesses) if play else 0
-        head = (f"Today's code is the same for everyone, on every server. Only you see this "
-                f"board. {RULES.max_guesses - used} of {RULES.max_guesses} guesses left: "
-                f"`/daily play guess:{example(RULES)}`")
+        left = RULES.max_guesses - (len(play.guesses) if play else 0)
+        # TRANSLATORS: {left} of {total} guesses are left (10 in all): word it so that any
+        # count reads right, e.g. "Guesses left: {left}/{total}".
+        head = tr("Today's code is the same for everyone, on every server. Only you see this "
+                  "board. {left} of {total} guesses left: `{command}`", left=left,
+                  total=RULES.max_guesses, command=f"/daily play guess:{example(RULES)}")
         colour = discord.Colour.blurple()
-        title = f"Daily code · {day}"
+        title = tr("Daily code · {day}", day=shown)
     else:
         assert secret is not None
-        n = len(play.guesses)
-        title = (f"Daily {day}: broken in {guesses(n)}!" if play.solved
-                 else f"Daily {day}: the code wins")
-        head = f"The code was {code_line(secret)}. `/daily share` shows your grid to the channel."
+        title = (trn("Daily {day}: broken in {count} guess!",
+                     "Daily {day}: broken in {count} guesses!", len(play.guesses), day=shown)
+                 if play.solved else tr("Daily {day}: the code wins", day=shown))
+        head = tr("The code was {code}. `/daily share` shows your grid to the channel.",
+                  code=code_line(secret))
         colour = discord.Colour.green() if play.solved else discord.Colour.red()
     embed = discord.Embed(title=title, description="\n\n".join(
-        [head, "\n".join(rows) or "*No guesses yet.*"]), colour=colour)
-    for standing, where in ((here, "this server"), (everywhere, "all servers")):
-        if standing is not None:
-            rank = f" · you are #{standing.rank}" if standing.rank else ""
-            embed.add_field(name=f"Today, {where}",
-                            value=f"{standing.solved} of {standing.finished} solved{rank}")
-    embed.add_field(name="Colours", value=legend(RULES), inline=False)
+        [head, "\n".join(rows) or tr("*No guesses yet.*")]), colour=colour)
+    if here is not None:
+        embed.add_field(name=tr("Today, this server"), value=_standing_line(here))
+    if everywhere is not None:
+        embed.add_field(name=tr("Today, all servers"), value=_standing_line(everywhere))
+    embed.add_field(name=tr("Colours"), value=legend(RULES), inline=False)
     if yesterday is not None:  # its day is over: no spoiler
-        embed.add_field(name="Yesterday's code", value=code_line(yesterday), inline=False)
-    embed.set_footer(text=f"{RULES.describe()} · a new code at 00:00 UTC")
+        embed.add_field(name=tr("Yesterday's code"), value=code_line(yesterday), inline=False)
+    embed.set_footer(text=tr("{rules} · a new code at 00:00 UTC", rules=RULES.describe()))
     return embed
 
 
@@ -62,52 +77,61 @@ def share_text(play: DailyPlay, user_id: int) -> str:
     """The spoiler-free result: key pegs per guess, no colours (bot.ui.pegs.share_rows)."""
     score = len(play.guesses) if play.solved else "X"
     grid = "\n".join(share_rows([g.feedback for g in play.guesses], RULES.pegs))
-    return (f"**Mastermind daily {play.day}** · {score}/{RULES.max_guesses} · "
-            f"{mention(user_id)}\n{grid}")
+    heading = tr("**Mastermind daily {day}** · {score}/{total} · {player}", day=show_day(play.day),
+                 score=score, total=RULES.max_guesses, player=mention(user_id))
+    return f"{heading}\n{grid}"
 
 
 def leaderboard_embed(standing: DayStanding, scope_name: str) -> discord.Embed:
     lines = []
     for i, row in enumerate(standing.rows, start=1):
         name = player_name(row.name)
-        how = guesses(row.guesses) if row.solved else "not solved"
+        how = (trn("{count} guess", "{count} guesses", row.guesses) if row.solved
+               else tr("not solved"))
         lines.append(f"`#{i:>2}` **{name}** · {how}")
     embed = discord.Embed(
-        title=f"Daily {standing.day} · {scope_name}",
-        description="\n".join(lines) or "Nobody has finished today's code here yet: `/daily play`!",
+        title=tr("Daily {day} · {scope}", day=show_day(standing.day), scope=scope_name),
+        description="\n".join(lines) or tr(
+            "Nobody has finished today's code here yet: `/daily play`!"),
         colour=discord.Colour.gold())
-    rank = f" · you are #{standing.rank}" if standing.rank else ""
-    embed.set_footer(text=f"{standing.solved} of {standing.finished} solved{rank} · solved "
-                          f"first, then fewest guesses, then earliest")
+    embed.set_footer(text=tr("{standing} · solved first, then fewest guesses, then earliest",
+                             standing=_standing_line(standing)))
     return embed
 
 
 @says(DailyNotFinished)
 def _not_finished(error: DailyNotFinished) -> tuple[str, str]:
-    return "Finish the daily first", (
-        f"That would show the daily of {error.day} before you finished it. Play it with "
-        f"`/daily play`: your result opens once you finish.")
+    return tr("Finish the daily first"), tr(
+        "That would show the daily of {day} before you finished it. Play it with "
+        "`/daily play`: your result opens once you finish.", day=show_day(error.day))
 
 
 @says(DailyAlreadyPlayed)
 def _already(error: DailyAlreadyPlayed) -> tuple[str, str]:
-    how = f"you broke it in {guesses(error.guesses)}" if error.won else "the code won"
-    return "Already played today", (
-        f"You already played the daily of {error.day} ({how}): one attempt per day, on every "
-        f"server. `/daily share` posts your grid, `/daily leaderboard` shows how others did. "
-        f"A new code comes at 00:00 UTC.")
+    day = show_day(error.day)
+    text = (trn("You already played the daily of {day} (you broke it in {count} guess): one "
+                "attempt per day, on every server. `/daily share` posts your grid, `/daily "
+                "leaderboard` shows how others did. A new code comes at 00:00 UTC.",
+                "You already played the daily of {day} (you broke it in {count} guesses): one "
+                "attempt per day, on every server. `/daily share` posts your grid, `/daily "
+                "leaderboard` shows how others did. A new code comes at 00:00 UTC.",
+                error.guesses, day=day) if error.won else
+            tr("You already played the daily of {day} (the code won): one attempt per day, on "
+               "every server. `/daily share` posts your grid, `/daily leaderboard` shows how "
+               "others did. A new code comes at 00:00 UTC.", day=day))
+    return tr("Already played today"), text
 
 
 @says(DailyRepeat)
 def _repeat(error: DailyRepeat) -> tuple[str, str]:
     g = error.earlier
-    return "Already on your board", (
-        f"`{format_code(g.code)}` is already your guess {g.turn}, so it costs no guess. Try a "
-        f"code that fits every row.")
+    return tr("Already on your board"), tr(
+        "`{code}` is already your guess {turn}, so it costs no guess. Try a code that fits "
+        "every row.", code=format_code(g.code), turn=g.turn)
 
 
 @says(DailyRaced)
 def _raced(error: DailyRaced) -> tuple[str, str]:
-    return "Two guesses at once", (
+    return tr("Two guesses at once"), tr(
         "Another guess of yours was stored at the same moment; this one wasn't. "
         "`/daily play` shows your board.")

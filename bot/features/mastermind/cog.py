@@ -41,7 +41,7 @@ from ..breaker.cog import BreakerCog
 from ..challenge.cog import ChallengeCog
 from ..hints.cog import HintsCog
 from ..match.cog import MatchCog
-from ..settings.cog import SettingsCog, rules_for
+from ..settings.cog import LANGUAGE_CHOICES, SettingsCog, rules_for
 from ..settings.service import Changes
 from ..stats.cog import StatsCog
 from .buttons import HelpButton
@@ -183,7 +183,9 @@ class MastermindCog(
         disallow_channel="Take this channel off the list of channels that allow games",
         all_channels="True: allow games in every channel again",
         daily_posts="Post /daily share results in the channel (False: only privately)",
+        language="The language of this server's public boards (default: the server's own)",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -197,6 +199,7 @@ class MastermindCog(
         disallow_channel: discord.TextChannel | None = None,
         all_channels: bool | None = None,
         daily_posts: bool | None = None,
+        language: str | None = None,
     ) -> None:
         require_server_with_bot(interaction, "Server settings")
         if not interaction.permissions.manage_guild:
@@ -204,7 +207,7 @@ class MastermindCog(
         asked = Changes(hints, pegs, colors, max_guesses, repeats, idle_hours,
                         allow_channel.id if allow_channel else None,
                         disallow_channel.id if disallow_channel else None,
-                        all_channels, daily_posts)
+                        all_channels, daily_posts, language)
         await cog_of(interaction, SettingsCog).settings(interaction, asked)
 
     @app_commands.command(name="forget-me",

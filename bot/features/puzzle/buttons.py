@@ -8,6 +8,8 @@ import re
 
 import discord
 
+from i18n import tr
+
 from ...core.errors import MalformedButton
 from ...store.puzzles import PuzzlePlay
 from ...ui.responses import MAX_ID, ReportingButton, cog_of
@@ -19,7 +21,7 @@ _WELL_FORMED = re.compile(r"another:(?P<play>\d{1,20})")
 class AnotherPuzzleButton(ReportingButton, template=r"mmz:(?P<body>.*)"):
     def __init__(self, play_id: int):
         self.play_id = play_id
-        super().__init__(discord.ui.Button(label="Another puzzle",
+        super().__init__(discord.ui.Button(label=tr("Another puzzle"),
                                            style=discord.ButtonStyle.secondary,
                                            custom_id=f"mmz:another:{play_id}"))
 

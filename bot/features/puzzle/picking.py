@@ -11,6 +11,8 @@ import re
 
 import discord
 
+from i18n import mark, tr
+
 from ...store.puzzles import PuzzlePlay
 from ...ui.responses import cog_of
 from ..picker import Picker, Purpose, close, open_button
@@ -28,15 +30,15 @@ def _cog(interaction: discord.Interaction):
 def answer_button(play: PuzzlePlay) -> discord.ui.Item:
     """The board's Answer: a picker for its player (nobody else sees the board)."""
     return open_button(Picker.for_rules(PURPOSE, play.user_id, str(play.id), play.rules),
-                       label="Answer", emoji="\N{DIRECT HIT}")
+                       label=tr("Answer"), emoji="\N{DIRECT HIT}")
 
 
 class AnswerPurpose(Purpose):
     key = PURPOSE
     target = re.compile(r"[1-9]\d{0,18}")
-    title = "Your answer: one try"
-    verb = "Answer"
-    form_title = "Name the code"
+    title = mark("Your answer: one try")
+    verb = mark("Answer")
+    form_title = mark("Name the code")
 
     async def open(self, interaction: discord.Interaction, target: str) -> Picker:
         play = await _cog(interaction).service.open_play(int(target), interaction.user.id)
@@ -45,7 +47,8 @@ class AnswerPurpose(Purpose):
     async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
         """The clues (read on each tap: the picker is the board)."""
         play = await _cog(interaction).service.get(int(picker.target), interaction.user.id)
-        return "\n".join([f"**{puzzle_title(play)}**", clue_rows(play), f"**{self.title}**"])
+        return "\n".join([f"**{puzzle_title(play)}**", clue_rows(play),
+                          "**" + tr("Your answer: one try") + "**"])
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
                      ) -> None:

@@ -6,14 +6,23 @@ from __future__ import annotations
 import logging
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
 from engine import Rules
+from i18n import tr
 
 from ...ui.options import make_rules
 from ...ui.responses import cog_of
+from ...ui.translation import public_locale
 from .render import settings_embed
-from .service import Changes, SettingsService
+from .service import LANGUAGES, SERVER_LANGUAGE, Changes, SettingsService
+
+#: ``/mastermind settings language:``: each language by its own name, then the way back.
+LANGUAGE_CHOICES = [
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
+    app_commands.Choice(name="the server's own language", value=SERVER_LANGUAGE),
+]
 
 
 def rules_for(interaction: discord.Interaction, pegs: int | None, colors: int | None,
@@ -55,7 +64,7 @@ class SettingsCog(commands.Cog, name="settings"):
                                                       interaction.user.id, asked,
                                                       interaction.id)
         log = await self.service.recent(interaction.guild_id)
-        server = interaction.guild.name if interaction.guild else "this server"
+        server = interaction.guild.name if interaction.guild else tr("this server")
         await interaction.response.send_message(
             embed=settings_embed(server, settings, self.service.default_idle_hours, changed,
-                                 log), ephemeral=True)
+                                 log, public_locale(interaction)), ephemeral=True)

@@ -1,5 +1,6 @@
 """Per-server settings: hints on or off, default rules for new games, the idle timeout,
-the channels that allow games, and whether daily results are posted.
+the channels that allow games, whether daily results are posted, and the language of the
+server's public boards.
 
 Read on every command, so they are kept in memory (loaded at start, updated on each
 change, which is one transaction with its log lines). The other features ask through the
@@ -11,14 +12,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine import CLASSIC, InvalidRules, Rules
+from i18n import SHIPPED, speaking, tr, trn
 
 from ...core.clock import Clock, system_clock
 from ...core.errors import BadSetting, ChannelNotAllowed
 from ...store import Database, once
 from ...store.settings import SettingChange, SettingsStore
+from ...ui.messages import hours
 
 MAX_CHANNELS = 25
 LOG_LINES = 8
+
+#: The languages a server can choose for its public boards, each by its own name (as
+#: Discord's language menu names them): English, the source, and every shipped catalog.
+LANGUAGES: dict[str, str] = {
+    "en": "English", "de": "Deutsch", "fr": "Français", "es_ES": "Español",
+    "pt_BR": "Português do Brasil", "pl": "Polski", "ru": "Русский", "tr": "Türkçe",
+    "ja": "日本語", "zh_CN": "简体中文", "ko": "한국어",
+}
+assert set(LANGUAGES) == {"en", *SHIPPED}, "a shipped locale without its name"
+#: The ``language`` choice that clears the setting: the server's own locale again.
+SERVER_LANGUAGE = "server"
+
+
+def server_language_words() -> str:
+    """No language set: the public boards follow the server's locale."""
+    return tr("the server's own language")
 
 
 @dataclass(frozen=True)
@@ -30,8 +49,8 @@ class ServerSettings:
     #: Channels that allow games; empty = every channel.
     channels: tuple[int, ...] = field(default=())
     daily_posts: bool = True
-    #: The language of the server's public boards (a catalog locale, e.g. ``de``); None =
-    #: the server's own locale, as Discord reports it.
+    #: The language of the server's public boards (a key of :data:`LANGUAGES`, e.g.
+    #: ``de``); None = the server's own locale, as Discord reports it.
     language: str | None = None
 
     def values(self) -> dict[str, object]:
@@ -41,7 +60,8 @@ class ServerSettings:
                 "pegs": rules.pegs, "colors": rules.colors, "max_guesses": rules.max_guesses,
                 "repeats": int(rules.repeats), "idle_hours": self.idle_hours,
                 "channels": ",".join(map(str, self.channels)) or None,
-                "daily_posts": None if self.daily_posts else 0}
+                "daily_posts": None if self.daily_posts else 0,
+                "language": self.language}
 
     @classmethod
     def from_row(cls, row: dict[str, object]) -> ServerSettings:
@@ -54,22 +74,28 @@ class ServerSettings:
                       bool(number("repeats", int(CLASSIC.repeats))))
         channels = str(row.get("channels") or "")
         idle = row.get("idle_hours")
+        language = row.get("language")
         return cls(hints=row.get("hints") != 0, rules=rules,
                    idle_hours=float(idle) if isinstance(idle, int | float) else None,
                    channels=tuple(int(c) for c in channels.split(",") if c),
-                   daily_posts=row.get("daily_posts") != 0)
+                   daily_posts=row.get("daily_posts") != 0,
+                   language=language if language in LANGUAGES else None)
 
 
 def describe(settings: ServerSettings, default_idle_hours: float) -> dict[str, str]:
-    """Each setting in words, by the name the summary and the change log use."""
+    """Each setting in words (the current locale's), by the name the summary and the change
+    log use; the log keeps them in English (see :meth:`SettingsService.change`)."""
     idle = settings.idle_hours
     return {
-        "hints": "on" if settings.hints else "off",
+        "hints": tr("on") if settings.hints else tr("off"),
         "rules": settings.rules.describe(),
-        "idle timeout": f"{idle:g} hours" if idle is not None
-        else f"{default_idle_hours:g} hours (the bot's default)",
-        "channels": " ".join(f"<#{c}>" for c in settings.channels) or "every channel",
-        "daily results": "posted when shared" if settings.daily_posts else "kept private",
+        "idle timeout": hours(idle * 3600) if idle is not None
+        else tr("{hours} (the bot's default)", hours=hours(default_idle_hours * 3600)),
+        "channels": " ".join(f"<#{c}>" for c in settings.channels) or tr("every channel"),
+        "daily results": tr("posted when shared") if settings.daily_posts
+        else tr("kept private"),
+        "language": LANGUAGES[settings.language] if settings.language
+        else server_language_words(),
     }
 
 
@@ -87,6 +113,8 @@ class Changes:
     disallow_channel: int | None = None
     all_channels: bool | None = None
     daily_posts: bool | None = None
+    #: A key of :data:`LANGUAGES`, or :data:`SERVER_LANGUAGE` to clear the setting.
+    language: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -102,28 +130,38 @@ def apply(current: ServerSettings, asked: Changes) -> ServerSettings:
                       asked.max_guesses or rules.max_guesses,
                       rules.repeats if asked.repeats is None else asked.repeats)
     except InvalidRules as exc:
-        raise BadSetting(f"those default rules don't work: {exc}") from None
+        raise BadSetting(tr("those default rules don't work: {reason}", reason=exc)) from None
     channels = list(current.channels)
     if asked.all_channels:
         channels = []
     if asked.allow_channel is not None and asked.allow_channel not in channels:
         if len(channels) >= MAX_CHANNELS:
-            raise BadSetting(f"at most {MAX_CHANNELS} channels can be listed")
+            raise BadSetting(trn("at most {count} channel can be listed",
+                                 "at most {count} channels can be listed", MAX_CHANNELS))
         channels.append(asked.allow_channel)
     if asked.disallow_channel is not None:
         if asked.disallow_channel not in channels:
             raise BadSetting(
-                "that channel isn't on the list: games are allowed in every channel until "
-                "you name one with allow_channel" if not channels else
-                "that channel isn't on the list of channels that allow games")
+                tr("that channel isn't on the list: games are allowed in every channel until "
+                   "you name one with allow_channel") if not channels else
+                tr("that channel isn't on the list of channels that allow games"))
         channels.remove(asked.disallow_channel)
+    language = current.language
+    if asked.language == SERVER_LANGUAGE:
+        language = None
+    elif asked.language is not None:
+        if asked.language not in LANGUAGES:
+            raise BadSetting(tr("there is no language {language}: choose one from the list",
+                                language=repr(asked.language)[:40]))
+        language = asked.language
     return replace(
         current,
         hints=current.hints if asked.hints is None else asked.hints,
         rules=rules,
         idle_hours=current.idle_hours if asked.idle_hours is None else asked.idle_hours,
         channels=tuple(channels),
-        daily_posts=current.daily_posts if asked.daily_posts is None else asked.daily_posts)
+        daily_posts=current.daily_posts if asked.daily_posts is None else asked.daily_posts,
+        language=language)
 
 
 class SettingsService:
@@ -177,7 +215,8 @@ class SettingsService:
         """Apply and log the changes; returns the new settings and the names changed."""
         before = self.get(guild_id)
         after = apply(before, asked)
-        old, new = (describe(s, self.default_idle_hours) for s in (before, after))
+        with speaking(None):  # the log keeps the words in English, read back by the summary
+            old, new = (describe(s, self.default_idle_hours) for s in (before, after))
         changes = [(name, old[name], new[name]) for name in new if old[name] != new[name]]
         if changes:
             async with once(), self.db.transaction() as conn:

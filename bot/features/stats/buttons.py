@@ -8,6 +8,7 @@ import re
 import discord
 
 from engine.rules import MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS
+from i18n import tr
 
 from ...core.enums import Mode, Period
 from ...core.errors import MalformedButton
@@ -48,7 +49,8 @@ class PageButton(ReportingButton, template=r"mml:(?P<body>.*)"):
         self.mode, self.scope, self.period, self.size, self.page = mode, scope, period, size, page
         self.readable = readable
         super().__init__(discord.ui.Button(
-            label="◀ Prev" if way == "prev" else "Next ▶", style=discord.ButtonStyle.secondary,
+            label=tr("◀ Prev") if way == "prev" else tr("Next ▶"),
+            style=discord.ButtonStyle.secondary,
             custom_id=f"mml:{mode.value}:{scope}:{period.value}:{size_code(size)}:{page}:{way}",
             disabled=disabled,
         ))
@@ -76,8 +78,8 @@ _FORGET = re.compile(r"(?P<action>yes|no):(?P<user>\d{1,20})")
 class ForgetButton(ReportingButton, template=r"mmf:(?P<body>.*)"):
     def __init__(self, confirm: bool, user_id: int):
         self.confirm, self.user_id = confirm, user_id
-        label, style = (("Delete my data", discord.ButtonStyle.danger) if confirm
-                        else ("Cancel", discord.ButtonStyle.secondary))
+        label, style = ((tr("Delete my data"), discord.ButtonStyle.danger) if confirm
+                        else (tr("Cancel"), discord.ButtonStyle.secondary))
         action = "yes" if confirm else "no"
         super().__init__(discord.ui.Button(label=label, style=style,
                                            custom_id=f"mmf:{action}:{user_id}"))

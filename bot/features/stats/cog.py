@@ -7,14 +7,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import tr
+
 from ...core.enums import Mode, Period
 from ...core.errors import BadSize, NotYourPrompt
 from ...ui.options import display_name
 from ...ui.places import usable
 from ...ui.responses import update
+from ...ui.translation import publicly
 from .buttons import SIZE_PATTERN, ForgetButton, PageButton
 from .render import forget_embed, forgotten_embed, leaderboard_embed, stats_embed
-from .service import CLASSIC_SIZE, StatsService
+from .service import CLASSIC_SIZE, LeaderboardPage, StatsService
 
 GLOBAL_SCOPE = 0
 
@@ -81,7 +84,7 @@ class StatsCog(commands.Cog, name="stats"):
     ) -> None:
         where = GLOBAL_SCOPE if scope == "global" else (interaction.guild_id or GLOBAL_SCOPE)
         embed, view = await self._page(interaction, Mode(mode), where, Period(period),
-                                       check_size(size), 0)
+                                       check_size(size), 0, public=True)
         await interaction.response.send_message(embed=embed, view=view)
 
     async def on_page(self, interaction: discord.Interaction, mode: Mode, scope: int,
@@ -97,13 +100,23 @@ class StatsCog(commands.Cog, name="stats"):
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     async def _page(self, interaction: discord.Interaction, mode: Mode, scope: int,
-                    period: Period, size: str, page: int
+                    period: Period, size: str, page: int, *, public: bool = False
                     ) -> tuple[discord.Embed, discord.ui.View]:
+        """A page of a board: in the channel's language when posted there (``public``),
+        else in the clicker's."""
         board = await self.service.leaderboard(mode=mode, scope=scope, period=period, size=size,
                                                page=page, viewer_id=interaction.user.id)
+        if public:
+            with publicly(interaction):
+                return self._render_page(interaction, board)
+        return self._render_page(interaction, board)
+
+    def _render_page(self, interaction: discord.Interaction, board: LeaderboardPage
+                     ) -> tuple[discord.Embed, discord.ui.View]:
+        mode, scope, period, size = board.mode, board.scope, board.period, board.size
         # (a server reached through a user's install is only known by its id)
-        scope_name = "all servers" if scope == GLOBAL_SCOPE else (
-            interaction.guild.name if interaction.guild else "") or "this server"
+        scope_name = tr("all servers") if scope == GLOBAL_SCOPE else (
+            interaction.guild.name if interaction.guild else "") or tr("this server")
         embed = leaderboard_embed(board, display_name(interaction.user), scope_name)
         view = discord.ui.View(timeout=None)
         view.add_item(PageButton(mode, scope, period, size, max(board.page - 1, 0), "prev",
@@ -126,7 +139,9 @@ class StatsCog(commands.Cog, name="stats"):
     ) -> None:
         target = user or interaction.user
         stats = await self.service.player(target.id, check_size(size))
-        await interaction.response.send_message(embed=stats_embed(stats, display_name(target)))
+        with publicly(interaction):  # posted in the channel
+            embed = stats_embed(stats, display_name(target))
+        await interaction.response.send_message(embed=embed)
 
     async def ask_forget(self, interaction: discord.Interaction) -> None:
         """``/mastermind forget-me``: a private prompt with a confirm and a cancel button."""

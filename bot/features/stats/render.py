@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
+
+from i18n import tr, trn
 
 from ...core.enums import CRACK_MODES, Mode, Period
 from ...core.results import MIN_CHALLENGES
-from ...ui.messages import guesses, player_name
+from ...ui.messages import player_name
+from .formats import decimal, percent, whole
 from .service import LeaderboardPage, PlayerStats, Standing
 
-PERIOD_NAMES = {Period.ALL: "all time", Period.MONTH: "this month", Period.WEEK: "this week"}
-MODE_NAMES = {Mode.BREAKER: "Code breakers", Mode.PRIVATE: "Private games",
-              Mode.CHALLENGE: "Hardest codes",
-              Mode.MATCH_BOT: "Matches against the bot",
-              Mode.MATCH_PEOPLE: "Matches between players"}
+#: Each period's and board's name, in the reader's language (called where shown).
+PERIOD_NAMES: dict[Period, Callable[[], str]] = {
+    Period.ALL: lambda: tr("all time"), Period.MONTH: lambda: tr("this month"),
+    Period.WEEK: lambda: tr("this week")}
+MODE_NAMES: dict[Mode, Callable[[], str]] = {
+    Mode.BREAKER: lambda: tr("Code breakers"), Mode.PRIVATE: lambda: tr("Private games"),
+    Mode.CHALLENGE: lambda: tr("Hardest codes"),
+    Mode.MATCH_BOT: lambda: tr("Matches against the bot"),
+    Mode.MATCH_PEOPLE: lambda: tr("Matches between players")}
 MATCH_MODES = (Mode.MATCH_BOT, Mode.MATCH_PEOPLE)
-MATCH_RULE = "Ranked by matches won, then points per match (2 a win, 1 a draw)"
 
 
 def match_record(won: int, lost: int, drawn: int) -> str:
-    return f"{won} won · {drawn} drawn · {lost} lost"
+    return tr("{won} won · {drawn} drawn · {lost} lost", won=whole(won), drawn=whole(drawn),
+              lost=whole(lost))
 
 
 MEDALS = {1: "\N{FIRST PLACE MEDAL}", 2: "\N{SECOND PLACE MEDAL}", 3: "\N{THIRD PLACE MEDAL}"}
@@ -38,118 +47,168 @@ def _score(mode: Mode, s: Standing) -> str:
         lost = s.played - s.won - drawn
         return match_record(s.won, lost, drawn)
     if mode in CRACK_MODES:
-        return f"{s.won} cracked · {s.average:.2f} avg guesses"
-    return f"breakers needed {s.average:.2f} guesses on average · {s.played} challenges"
+        return tr("{cracked} cracked · {average} avg guesses", cracked=whole(s.won),
+                  average=decimal(s.average or 0))
+    return trn("breakers needed {average} guesses on average · {count} challenge",
+               "breakers needed {average} guesses on average · {count} challenges", s.played,
+               average=decimal(s.average or 0))
 
 
 def _line(mode: Mode, s: Standing) -> str:
     return f"{_rank(s.rank)} **{player_name(s.name, NAME_WIDTH)}** · {_score(mode, s)}"
 
 
+def _empty(mode: Mode) -> str:
+    """A board with nobody on it yet: how to get on it."""
+    if mode is Mode.BREAKER:
+        return tr("Nobody has cracked a code here in this period yet: `/mastermind new`!")
+    if mode is Mode.PRIVATE:
+        return tr("Nobody has cracked a private game here in this period yet: "
+                  "`/mastermind new private:True`!")
+    if mode in MATCH_MODES:
+        return tr("Nobody has finished a match here in this period yet: `/match`!")
+    return trn("Nobody has finished {count} challenge here in this period yet: `/challenge`!",
+               "Nobody has finished {count} challenges here in this period yet: `/challenge`!",
+               MIN_CHALLENGES)
+
+
+def _not_on_it(mode: Mode) -> str:
+    if mode in CRACK_MODES:
+        return tr("Not on this board yet: crack a code to get on it.")
+    if mode in MATCH_MODES:
+        return tr("Not on this board yet: finish a match to get on it.")
+    return trn("Not on this board yet: finish {count} challenge to get on it.",
+               "Not on this board yet: finish {count} challenges to get on it.", MIN_CHALLENGES)
+
+
+def _ranking_rule(mode: Mode) -> str:
+    if mode in CRACK_MODES:
+        return tr("Ranked by codes cracked, then fewer guesses per crack")
+    if mode in MATCH_MODES:
+        return tr("Ranked by matches won, then points per match (2 a win, 1 a draw)")
+    return trn("Ranked by the average guesses to break them (at least {count} code)",
+               "Ranked by the average guesses to break them (at least {count} codes)",
+               MIN_CHALLENGES)
+
+
 def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) -> discord.Embed:
-    title = f"{MODE_NAMES[page.mode]} · {scope_name} · {PERIOD_NAMES[page.period]} · {page.size}"
-    if page.rows:
-        description = "\n".join(_line(page.mode, s) for s in page.rows)
-    elif page.mode is Mode.BREAKER:
-        description = "Nobody has cracked a code here in this period yet: `/mastermind new`!"
-    elif page.mode is Mode.PRIVATE:
-        description = ("Nobody has cracked a private game here in this period yet: "
-                       "`/mastermind new private:True`!")
-    elif page.mode in MATCH_MODES:
-        description = "Nobody has finished a match here in this period yet: `/match`!"
-    else:
-        description = (f"Nobody has finished {MIN_CHALLENGES} challenges here in this period yet: "
-                       f"`/challenge`!")
+    title = " · ".join((MODE_NAMES[page.mode](), scope_name, PERIOD_NAMES[page.period](),
+                        page.size))
+    description = ("\n".join(_line(page.mode, s) for s in page.rows) if page.rows
+                   else _empty(page.mode))
     embed = discord.Embed(title=title[:256], description=description,
                           colour=discord.Colour.gold())
-    you = player_name(viewer_name, NAME_WIDTH)
+    rank_title = tr("{player}'s rank", player=player_name(viewer_name, NAME_WIDTH))
     if page.viewer is not None:
-        value = f"{_rank(page.viewer.rank)} {_score(page.mode, page.viewer)} (of {page.total})"
-        embed.add_field(name=f"{you}'s rank", value=value, inline=False)
+        value = tr("{rank} {score} (of {total})", rank=_rank(page.viewer.rank),
+                   score=_score(page.mode, page.viewer), total=whole(page.total))
+        embed.add_field(name=rank_title, value=value, inline=False)
     else:
-        how = ("crack a code to get on it" if page.mode in CRACK_MODES
-               else "finish a match to get on it" if page.mode in MATCH_MODES
-               else f"finish {MIN_CHALLENGES} challenges to get on it")
-        embed.add_field(name=f"{you}'s rank", value=f"Not on this board yet: {how}.",
-                        inline=False)
-    rules = ("Ranked by codes cracked, then fewer guesses per crack"
-             if page.mode in CRACK_MODES
-             else MATCH_RULE if page.mode in MATCH_MODES
-             else f"Ranked by the average guesses to break them (at least {MIN_CHALLENGES} codes)")
-    embed.set_footer(text=f"Page {page.page + 1}/{page.pages} · {rules} · periods are UTC")
+        embed.add_field(name=rank_title, value=_not_on_it(page.mode), inline=False)
+    embed.set_footer(text=tr("Page {page}/{pages} · {rule} · periods are UTC",
+                             page=page.page + 1, pages=page.pages,
+                             rule=_ranking_rule(page.mode)))
     return embed
 
 
 def histogram(counts: dict[int, int], width: int = 16) -> str:
     """A small text bar chart: one line per guess count."""
     if not counts:
-        return "no wins yet"
+        return tr("no wins yet")
     top = max(counts.values())
     lines = []
     for n_guesses in range(min(counts), max(counts) + 1):
         n = counts.get(n_guesses, 0)
         bar = "█" * max(1 if n else 0, round(n / top * width))
-        lines.append(f"{n_guesses:>2} │{bar:<{width}} {n}")
+        lines.append(f"{n_guesses:>2} │{bar:<{width}} {whole(n)}")
     return "```\n" + "\n".join(lines) + "\n```"
+
+
+def _played(stats: PlayerStats) -> str:
+    """``12 · 2 with hints · 3 private``."""
+    parts = [whole(stats.played)]
+    if stats.hinted:
+        # TRANSLATORS: {count} games played with hints (English has one form for both).
+        parts.append(trn("{count} with hints", "{count} with hints", stats.hinted))
+    if stats.private_played:
+        # TRANSLATORS: {count} private games (English has one form for both).
+        parts.append(trn("{count} private", "{count} private", stats.private_played))
+    return " · ".join(parts)
+
+
+def _challenges(stats: PlayerStats) -> str:
+    if not stats.challenges:
+        return tr("none yet")
+    # TRANSLATORS: {count} challenges played (English has one form for both).
+    return trn("{count} played · the bot needed {average} guesses on average · broke {broken}",
+               "{count} played · the bot needed {average} guesses on average · broke {broken}",
+               stats.challenges, average=decimal(stats.bot_average or 0),
+               broken=whole(stats.bot_solved))
 
 
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     shown = player_name(name, 60)
-    embed = discord.Embed(title=f"Stats for {shown} · {stats.size}",
+    embed = discord.Embed(title=tr("Stats for {player} · {size}", player=shown, size=stats.size),
                           colour=discord.Colour.blurple())
     if not stats.played and not stats.challenges:
-        embed.description = (f"{shown} hasn't finished a game at {stats.size} yet. "
-                             f"Start one with `/mastermind new` or `/challenge`.")
+        embed.description = tr("{player} hasn't finished a game at {size} yet. Start one with "
+                               "`/mastermind new` or `/challenge`.", player=shown,
+                               size=stats.size)
     else:
-        rate = f"{stats.win_rate:.0%}" if stats.win_rate is not None else "—"
-        average = f"{stats.average_win:.2f}" if stats.average_win is not None else "—"
-        best = f"{guesses(stats.best)} (game #{stats.best_game})" if stats.best else "—"
-        hinted = f" · {stats.hinted} with hints" if stats.hinted else ""
-        private = f" · {stats.private_played} private" if stats.private_played else ""
-        embed.add_field(name="Games played", value=f"{stats.played}{hinted}{private}")
-        embed.add_field(name="Codes cracked",
-                        value=f"{stats.won} of {stats.played} games ({rate})")
-        embed.add_field(name="Won by a teammate", value=str(stats.team_wins))
-        embed.add_field(name="Guesses per crack", value=average)
-        embed.add_field(name="Best game", value=best)
-        bot = (f"{stats.challenges} played · the bot needed {stats.bot_average or 0:.2f} "
-               f"guesses on average · broke {stats.bot_solved}" if stats.challenges
-               else "none yet")
-        embed.add_field(name="Challenges", value=bot)
-        embed.add_field(name="Cracks by number of guesses", value=histogram(stats.histogram),
-                        inline=False)
-    for mode, label in ((Mode.MATCH_BOT, "Matches against the bot"),
-                        (Mode.MATCH_PEOPLE, "Matches against people")):
+        rate = percent(stats.win_rate) if stats.win_rate is not None else "—"
+        average = decimal(stats.average_win) if stats.average_win is not None else "—"
+        best = (trn("{count} guess (game #{game})", "{count} guesses (game #{game})",
+                    stats.best, game=stats.best_game) if stats.best else "—")
+        embed.add_field(name=tr("Games played"), value=_played(stats))
+        embed.add_field(name=tr("Codes cracked"),
+                        value=trn("{won} of {count} game ({rate})",
+                                  "{won} of {count} games ({rate})", stats.played,
+                                  won=whole(stats.won), rate=rate))
+        embed.add_field(name=tr("Won by a teammate"), value=whole(stats.team_wins))
+        embed.add_field(name=tr("Guesses per crack"), value=average)
+        embed.add_field(name=tr("Best game"), value=best)
+        embed.add_field(name=tr("Challenges"), value=_challenges(stats))
+        embed.add_field(name=tr("Cracks by number of guesses"),
+                        value=histogram(stats.histogram), inline=False)
+    for mode, label in ((Mode.MATCH_BOT, tr("Matches against the bot")),
+                        (Mode.MATCH_PEOPLE, tr("Matches against people"))):
         if mode in stats.matches:
             embed.add_field(name=label, value=match_record(*stats.matches[mode]))
-    embed.add_field(name="Daily streak", value=daily_streak(stats), inline=False)
-    other = ", ".join(f"{size} ({n})" for size, n in list(stats.other_sizes.items())[:8])
-    embed.set_footer(text=(f"Other sizes: {other} · choose with the size option · " if other
-                           else "") + f"{STREAK_RULE}"[:2048])
+    embed.add_field(name=tr("Daily streak"), value=daily_streak(stats), inline=False)
+    other = ", ".join(f"{size} ({whole(n)})"
+                      for size, n in list(stats.other_sizes.items())[:8])
+    rule = streak_rule()
+    footer = tr("Other sizes: {sizes} · choose with the size option · {rule}", sizes=other,
+                rule=rule) if other else rule
+    embed.set_footer(text=footer[:2048])
     return embed
 
 
-#: The one streak: the daily code's, as in every daily puzzle (not per size, not any game).
-STREAK_RULE = "Daily streak: UTC days in a row with a finished /daily (alive until today ends)"
+def streak_rule() -> str:
+    """The one streak: the daily code's, as in every daily puzzle (not per size, not any
+    game)."""
+    return tr("Daily streak: UTC days in a row with a finished /daily (alive until today ends)")
 
 
 def daily_streak(stats: PlayerStats) -> str:
     if not stats.dailies:
-        return "none yet: `/daily play` is today's code, the same for everyone"
+        return tr("none yet: `/daily play` is today's code, the same for everyone")
     current, longest = stats.daily_streak
-    days = "day" if current == 1 else "days"
-    return (f"{current} {days} now · {longest} longest · {stats.dailies_solved} of "
-            f"{stats.dailies} dailies solved")
+    return " · ".join((
+        trn("{count} day now", "{count} days now", current),
+        # TRANSLATORS: the longest daily streak, {count} days.
+        trn("{count} longest", "{count} longest", longest),
+        trn("{solved} of {count} daily solved", "{solved} of {count} dailies solved",
+            stats.dailies, solved=whole(stats.dailies_solved))))
 
 
 def forget_embed() -> discord.Embed:
     return discord.Embed(
-        title="Delete your Mastermind data?",
-        description=(
+        title=tr("Delete your Mastermind data?"),
+        description=tr(
             "This deletes your stats, leaderboard entries and daily plays in every server and "
             "removes your name from the guesses, replies, hints and setting changes you made. "
-            "Games stay playable. It can't be undone."
-        ),
+            "Games stay playable. It can't be undone."),
         colour=discord.Colour.red(),
     )
 
@@ -157,13 +216,14 @@ def forget_embed() -> discord.Embed:
 def forgotten_embed(counts: dict[str, int] | None) -> discord.Embed:
     """After the forget-me prompt: what was deleted, or that nothing was (cancelled)."""
     if counts is None:
-        return discord.Embed(title="Nothing was deleted", colour=discord.Colour.dark_grey())
+        return discord.Embed(title=tr("Nothing was deleted"), colour=discord.Colour.dark_grey())
     return discord.Embed(
-        title="Your data is deleted",
-        description=(
-            f"Removed your stats and leaderboard entries and unlinked "
-            f"{counts['guesses'] + counts['replies']} guesses and replies from you. "
-            f"The games themselves stay, without your name."
-        ),
+        title=tr("Your data is deleted"),
+        description=trn(
+            "Removed your stats and leaderboard entries and unlinked {count} guess or reply "
+            "from you. The games themselves stay, without your name.",
+            "Removed your stats and leaderboard entries and unlinked {count} guesses and "
+            "replies from you. The games themselves stay, without your name.",
+            counts["guesses"] + counts["replies"]),
         colour=discord.Colour.dark_grey(),
     )
