@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
@@ -13,13 +14,20 @@ from engine.puzzle import Level
 from i18n import tr
 
 from . import build_trees
-from .words import typed
+from .words import is_wide, typed, wrap
 
 PROG = "mastermind"
 
 
 class _Words:
-    """argparse's own words (``usage:``) in the terminal's language."""
+    """argparse's own words (``usage:``) in the terminal's language, and help texts in
+    Chinese, Japanese or Korean wrapped by the columns they take (argparse counts
+    characters and breaks only at spaces)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if not is_wide(text):
+            return super()._split_lines(text, width)  # type: ignore[misc]
+        return wrap(" ".join(text.split()), width)
 
     def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None
                   ) -> None:
@@ -29,7 +37,11 @@ class _Words:
 
 
 class _Help(_Words, argparse.HelpFormatter):
-    pass
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if not is_wide(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap(" ".join(text.split()),
+                                                          width - len(indent)))
 
 
 class _RawHelp(_Words, argparse.RawDescriptionHelpFormatter):
@@ -40,16 +52,21 @@ class Parser(argparse.ArgumentParser):
     """argparse speaking the terminal's language: its headings, ``-h`` and the error line.
     (The details of argparse's own errors, such as ``invalid choice``, stay English.)"""
 
-    def __init__(self, *, add_help: bool = True, **kwargs: Any) -> None:
+    def __init__(self, *, add_help: bool = True, parents: Sequence[argparse.ArgumentParser] = (),
+                 **kwargs: Any) -> None:
         if kwargs.get("formatter_class") is argparse.RawDescriptionHelpFormatter:
             kwargs["formatter_class"] = _RawHelp
         kwargs.setdefault("formatter_class", _Help)
         super().__init__(add_help=False, **kwargs)
+        # Renamed before the parents' options join, so theirs land under the same heading.
         self._positionals.title = tr("positional arguments")
         self._optionals.title = tr("options")
         if add_help:
             self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
                               help=tr("show this help message and exit"))
+        for parent in parents:  # as argparse.ArgumentParser does with its own parents
+            self._add_container_actions(parent)
+            self._defaults.update(parent._defaults)
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)

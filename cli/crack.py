@@ -128,8 +128,8 @@ def help_text(rules: Rules, style: Style) -> list[str]:
 def _hanging(text: str) -> list[str]:
     """``Commands: a, b,`` with the next lines under the first's words, not its label."""
     first, *rest = text.split("\n")
-    label = first.split(" ", 1)[0] if " " in first else ""
-    under = " " * (columns(label) + 1) if 0 < columns(label) <= 16 else ""
+    label = re.match(r"[^:：]{1,20}[:：]\s*", first)
+    under = " " * columns(label.group()) if label else ""
     return ["  " + first, *("  " + under + line for line in rest)]
 
 
@@ -253,12 +253,12 @@ class _Crack:
         try:
             reply = parse_reply(text)
         except ValueError as error:
-            self.say(f"{style.bad(tr('Not a reply:'))} {error}")
+            self.say(style.bad(tr("Not a reply:")) + f" {error}")
             return
         try:
             left = session.tell(reply)
         except InvalidFeedback as error:
-            self.say(f"{style.bad(tr('That reply is impossible:'))} {error}")
+            self.say(style.bad(tr("That reply is impossible:")) + f" {error}")
             return
         except InconsistentFeedback:
             self.contradiction()
@@ -301,7 +301,7 @@ def _reveal(session: SolverSession, *, read: Read, out: TextIO, style: Style) ->
         try:
             code: Code = parse_code(text, rules)
         except InvalidCode as error:
-            print(f"{style.bad(tr('Not a code:'))} {error}", file=out)
+            print(style.bad(tr("Not a code:")) + f" {error}", file=out)
             continue
         break
     mistakes = session.check_against(code)

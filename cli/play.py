@@ -97,8 +97,8 @@ def play_game(
             try:
                 guess = parse_code(text, rules)
             except InvalidCode as error:
-                say(tr("{not_a_code} {error} (no guess used)",
-                       not_a_code=style.bad(tr("Not a code:")), error=error))
+                label = style.bad(tr("Not a code:"))
+                say(tr("{not_a_code} {error} (no guess used)", not_a_code=label, error=error))
                 continue
             earlier = next((n for n, t in enumerate(turns, 1) if t.guess == guess), None)
             if earlier is not None:
@@ -116,6 +116,7 @@ def play_game(
     except Quit:
         say(tr("You gave up. The code was {code}.", code=style.code(secret)))
         return PlayResult("quit", secret, tuple(turns))
-    say(tr("{out_of_guesses} The code was {code}.", out_of_guesses=style.bad(tr("Out of guesses!")),
+    out_of_guesses = style.bad(tr("Out of guesses!"))
+    say(tr("{out_of_guesses} The code was {code}.", out_of_guesses=out_of_guesses,
            code=style.code(secret)))
     return PlayResult("lost", secret, tuple(turns))

@@ -74,8 +74,9 @@ def solve_puzzle(puzzle: Puzzle, *, read: Read, out: TextIO, style: Style | None
         try:
             answer = parse_code(text, rules)
         except InvalidCode as error:
-            say(tr("{not_a_code} {error} (your try is still yours)",
-                   not_a_code=style.bad(tr("Not a code:")), error=error))
+            label = style.bad(tr("Not a code:"))
+            say(tr("{not_a_code} {error} (your try is still yours)", not_a_code=label,
+                   error=error))
             continue
         break
     miss = check_answer(puzzle, answer)

@@ -49,8 +49,11 @@ def typed(name: str) -> str:
 
 
 def normal(text: str) -> str:
-    """A typed line as words are compared: case and runs of spaces ignored."""
-    return " ".join(text.casefold().split())
+    """A typed line as words are compared: case, accents and runs of spaces ignored
+    (``zuruck`` is ``zurück``, ``si`` is ``sí``)."""
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text.casefold())
+                   if not unicodedata.combining(ch))
+    return " ".join(bare.split())
 
 
 def means(text: str, name: str) -> bool:
@@ -94,3 +97,24 @@ def words(text: str) -> list[str]:
     """``text`` cut where a line may break, each piece with the spaces after it: the pieces
     join back into ``text``. Chinese and Japanese break between characters."""
     return _BREAKS.findall(text)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken where :func:`words` allows
+    (a piece longer than a line stands alone)."""
+    lines: list[str] = []
+    line = ""
+    for piece in words(text):
+        if line and columns((line + piece).rstrip()) > width:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def is_wide(text: str) -> bool:
+    """Whether ``text`` holds characters two columns wide (Chinese, Japanese, Korean)."""
+    return columns(text) != len(_ANSI.sub("", text))
