@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from engine import Code, Rules, Turn
 from engine.analysis import GameAnalysis, MoveAnalysis, analyse
-from i18n import mark, tr, trn
+from i18n import tr, trn
 
 from .render import Style
 from .words import columns as visible
@@ -18,11 +18,13 @@ WIDTH = 100
 #: Where a move's wrapped fields continue: under its guess.
 INDENT = "   "
 
-SKILL = mark("skill: 100 = every guess split the codes as well as the solver's would "
-             "(on average), 0 = no progress")
-LUCK = mark("luck: per move, 50 = an average reply, higher = a reply that left fewer codes "
-            "than most would have (a find among many codes is lucky); the game's luck is the "
-            "mean of its moves")
+def legend() -> list[str]:
+    """What the skill and luck scores mean, in the reader's language."""
+    return [tr("skill: 100 = every guess split the codes as well as the solver's would "
+               "(on average), 0 = no progress"),
+            tr("luck: per move, 50 = an average reply, higher = a reply that left fewer codes "
+               "than most would have (a find among many codes is lucky); the game's luck is "
+               "the mean of its moves")]
 
 
 def analysis_lines(result: GameAnalysis, style: Style, who: str = "you",
@@ -40,8 +42,8 @@ def analysis_lines(result: GameAnalysis, style: Style, who: str = "you",
     if result.bot_path:
         lines.extend(fit([tr("Codes left per guess, solver:"),
                           *(number(n) for n in result.bot_path)], width, joint=" "))
-    lines.extend(style.dim(line) for line in fit(words(tr(SKILL)), width, joint=""))
-    lines.extend(style.dim(line) for line in fit(words(tr(LUCK)), width, joint=""))
+    for text in legend():
+        lines.extend(style.dim(line) for line in fit(words(text), width, joint=""))
     return lines
 
 
