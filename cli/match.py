@@ -86,7 +86,8 @@ def _verdict(final: MatchResult, style: Style) -> tuple[str, str]:
         return "computer", trn("I win the match, {count} move to {other}.",
                                "I win the match, {count} moves to {other}.",
                                final.computer, other=final.you)
-    return "draw", trn("A draw: {count} move each.", "A draw: {count} moves each.", final.you)
+    return "draw", trn("A draw: you and I both needed {count} move.",
+                       "A draw: you and I both needed {count} moves.", final.you)
 
 
 def _asker(halves: list[int], read: Read, out: TextIO, style: Style

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine import PALETTE, Feedback, Rules, Turn, format_code, format_letters
-from i18n import tr
+from i18n import trc
 
 from .words import number, pad
 
@@ -124,7 +124,7 @@ class Style:
     def header(self, pegs: int) -> str:
         """``  #  guess  reply``: the columns of a board's rows."""
         # TRANSLATORS: column headings of the board: the guess and its key pegs (short).
-        guess, reply = tr("guess"), tr("reply")
+        guess, reply = trc("board column", "guess"), trc("board column", "reply")
         return self.dim(f"{'#':>3}  {pad(guess, self.code_width(pegs))}  {reply}")
 
     def board(self, turns: Sequence[Turn], rules: Rules) -> list[str]:
@@ -147,7 +147,8 @@ def histogram(distribution: dict[int, int], style: Style, width: int = 40) -> li
     top = max(distribution.values(), default=1)
     # TRANSLATORS: column headings of an evaluation: how many guesses, how many games
     # needed that many, their share (%). Short: the columns are 7, 8 and 7 wide.
-    heads = tr("guesses"), tr("games"), tr("share")
+    heads = (trc("evaluation column", "guesses"), trc("evaluation column", "games"),
+             trc("evaluation column", "share"))
     rows = [style.dim(" ".join(pad(h, w, right=True) for h, w in zip(heads, (7, 8, 7),
                                                                       strict=True)))]
     for guesses in sorted(distribution):

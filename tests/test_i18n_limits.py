@@ -2,7 +2,8 @@
 shipped locale: no text longer than the longest Discord shows (4,000 characters of a V2
 text), each command name, description and choice within its own limit (names under
 Discord's naming rule and unique among their siblings), the same ``**`` and backticks as
-the English, and every string the code asks for present in the catalogs at all."""
+the English, one translation for a string two areas share, and every string the code asks
+for present in the catalogs at all."""
 
 from __future__ import annotations
 
@@ -100,6 +101,23 @@ def test_every_translation_keeps_the_sources_bold_and_code_marks(locale):
             allowed = {_markdown(source) for source in sources(message)}
             for text in translations(message):
                 assert not text or _markdown(text) in allowed, (locale, area, message.id, text)
+
+
+@pytest.mark.parametrize("locale", SHIPPED)
+def test_a_string_two_areas_share_reads_the_same_in_both(locale):
+    """A locale's areas are merged into one table when read, so the same English (and
+    context) in two areas gets one translation, the last area's: two different ones would
+    silently change the other area's words. Give one of them a context (``trc``)."""
+    seen: dict[tuple[str | None, str], tuple[str, object]] = {}
+    for area, catalog in catalogs(locale):
+        for message in catalog:
+            if not message.id or not any(translations(message)):
+                continue
+            key = (message.context, sources(message)[0])
+            if key in seen:
+                other, string = seen[key]
+                assert string == message.string, (locale, key, other, area)
+            seen[key] = (area, message.string)
 
 
 async def test_localized_names_are_unique_among_their_siblings(fake_discord, start_bot):
