@@ -33,6 +33,7 @@ from .match import match_game
 from .play import play_game
 from .puzzle import puzzle_for, solve_puzzle
 from .render import Style, histogram
+from .screen import fitted
 from .session import Read
 from .words import number
 
@@ -140,10 +141,11 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
     secret = draw_secret(rules, args.seed)
-    result = play_game(rules, secret, read=terminal_reader(stdin, stdout), out=stdout,
+    out = fitted(stdout)
+    result = play_game(rules, secret, read=terminal_reader(stdin, stdout), out=out,
                        style=style)
     if args.analyse:
-        print_analysis(rules, result.turns, result.secret, out=stdout, style=style)
+        print_analysis(rules, result.turns, result.secret, out=out, style=style)
     return 0
 
 
@@ -152,7 +154,7 @@ def cmd_match(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if not 1 <= args.rounds <= 10:
         raise UsageError(tr("--rounds must be 1 to 10, not {rounds}", rounds=args.rounds))
     match_game(rules, args.rounds, args.strategy or strongest_strategy(rules), seed=args.seed,
-               read=terminal_reader(stdin, stdout), out=stdout,
+               read=terminal_reader(stdin, stdout), out=fitted(stdout),
                style=Style.for_stream(stdout, args.color))
     return 0
 
@@ -165,22 +167,22 @@ def cmd_puzzle(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         raise UsageError(tr("{error}: try another level or a larger size", error=error)
                          ) from None
     style = Style.for_stream(stdout, args.color)
-    result = solve_puzzle(puzzle, read=terminal_reader(stdin, stdout), out=stdout, style=style,
-                          title=title)
+    result = solve_puzzle(puzzle, read=terminal_reader(stdin, stdout), out=fitted(stdout),
+                          style=style, title=title)
     return 0 if result.solved else 1
 
 
 def cmd_crack(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
+    out = fitted(stdout)
     result = crack_game(
         rules, args.strategy or strongest_strategy(rules), seed=args.seed,
-        read=terminal_reader(stdin, stdout), out=stdout, style=style,
+        read=terminal_reader(stdin, stdout), out=out, style=style,
     )
     if args.analyse:
         secret = result.turns[-1].guess if result.outcome == "solved" else None
-        print_analysis(rules, result.turns, secret, out=stdout, style=style,
-                       who="the computer")
+        print_analysis(rules, result.turns, secret, out=out, style=style, who="the computer")
     return 0
 
 

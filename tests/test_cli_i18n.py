@@ -12,6 +12,9 @@ import pytest
 
 from cli.main import Progress, main
 from cli.puzzle import level_name
+from cli.render import Style
+from cli.screen import fit_line
+from cli.screen import fitted as fitted_stream
 from cli.words import ENGLISH, columns, normal, typed
 from engine import Feedback, InvalidCode, Rules, draw_secret, format_code, parse_code, score
 from engine.puzzle import Level, generate
@@ -260,3 +263,38 @@ def test_the_japanese_analysis_fits_100_columns():
     body = text.split(said("ja", "Analysis") + "\n", 1)[1].splitlines()
     assert body and all(columns(line) <= 100 for line in body), body
     assert any(said("ja", "Codes left per guess, you:") in line for line in body)
+
+
+# ---- lines that fit the window -------------------------------------------------------------
+def test_a_terminal_breaks_long_lines_between_words_under_their_indentation():
+    """German runs a third longer than English: on a terminal a line wider than the window
+    is broken between words, never inside a word or a coloured peg."""
+    style = Style(colour=True)
+    pegs = style.code((1, 2, 3, 4, 5, 6, 7, 8))
+    line = "  Du hast 10 Versuche. Ein Tippfehler oder ein schon probierter Code " + pegs
+    fitted = fit_line(line, 40)
+    assert all(columns(part) <= 40 for part in fitted)
+    assert all(part.startswith("  ") and not part.startswith("   ") for part in fitted)
+    assert " ".join(part.strip() for part in fitted) == line.strip()
+    for part in fitted:  # every coloured span that opens on a line closes on it
+        assert part.count("\x1b[0m") == len(re.findall(r"\x1b\[(?!0m)[0-9;]*m", part))
+
+
+def test_japanese_breaks_between_characters_and_a_pipe_gets_lines_as_they_are(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    line = said("ja", "Exactly one code fits every clue below. Name it: you have one try.")
+    fitted = fit_line(line, 30)
+    assert len(fitted) > 1 and all(columns(part) <= 30 for part in fitted)
+    assert "".join(fitted) == line
+    pipe = io.StringIO()
+    assert fitted_stream(pipe) is pipe
+
+    class Window(io.StringIO):
+        def isatty(self):
+            return True
+
+    window = Window()
+    screen = fitted_stream(window)
+    screen.write(line * 3 + "\n")
+    screen.flush()
+    assert all(columns(part) <= 100 for part in window.getvalue().splitlines())
