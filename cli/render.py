@@ -14,7 +14,7 @@ from typing import TextIO
 from engine import PALETTE, Feedback, Rules, Turn, format_code, format_letters
 from i18n import trc
 
-from .words import number, pad
+from .words import columns, number, pad
 
 RESET = "\x1b[0m"
 
@@ -149,13 +149,14 @@ def histogram(distribution: dict[int, int], style: Style, width: int = 40) -> li
     # needed that many, their share (%). Short: the columns are 7, 8 and 7 wide.
     heads = (trc("evaluation column", "guesses"), trc("evaluation column", "games"),
              trc("evaluation column", "share"))
-    rows = [style.dim(" ".join(pad(h, w, right=True) for h, w in zip(heads, (7, 8, 7),
-                                                                      strict=True)))]
+    widths = [max(least, columns(head)) for head, least in zip(heads, (7, 8, 7), strict=True)]
+    rows = [style.dim(" ".join(pad(h, w, right=True) for h, w in zip(heads, widths,
+                                                                     strict=True)))]
     for guesses in sorted(distribution):
         count = distribution[guesses]
         length = round(width * count / top)
         bar = style.bar * length if length or not count else ("▏" if style.unicode else "|")
-        share = number(100 * count / total, 1) + "%"
-        rows.append(f"{guesses:>7} {pad(number(count), 8, right=True)} "
-                    f"{pad(share, 7, right=True)}  {bar}")
+        cells = (str(guesses), number(count), number(100 * count / total, 1) + "%")
+        row = " ".join(pad(c, w, right=True) for c, w in zip(cells, widths, strict=True))
+        rows.append(f"{row}  {bar}")
     return rows
