@@ -2,69 +2,71 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 from collections.abc import Sequence
 
 from engine import Code, Rules, Turn
 from engine.analysis import GameAnalysis, MoveAnalysis, analyse
+from i18n import tr, trn
 
 from .render import Style
-from .session import plural
+from .words import columns as visible
+from .words import number, words
 
 #: Columns the analysis fits in when the output is not a terminal (a pipe, a file).
 WIDTH = 100
 #: Where a move's wrapped fields continue: under its guess.
 INDENT = "   "
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
-SKILL = ("skill: 100 = every guess split the codes as well as the solver's would "
-         "(on average), 0 = no progress")
-LUCK = ("luck: per move, 50 = an average reply, higher = a reply that left fewer codes than "
-        "most would have (a find among many codes is lucky); the game's luck is the mean of "
-        "its moves")
+def legend() -> list[str]:
+    """What the skill and luck scores mean, in the reader's language."""
+    return [tr("skill: 100 = every guess split the codes as well as the solver's would "
+               "(on average), 0 = no progress"),
+            tr("luck: per move, 50 = an average reply, higher = a reply that left fewer codes "
+               "than most would have (a find among many codes is lucky); the game's luck is "
+               "the mean of its moves")]
 
 
 def analysis_lines(result: GameAnalysis, style: Style, who: str = "you",
                    width: int = WIDTH) -> list[str]:
     """One line per guess (wrapped between its fields to fit ``width``), the scores, and
     the codes left per guess against the solver's."""
-    lines = [style.bold("Analysis")]
+    lines = [style.bold(tr("Analysis"))]
     for move in result.moves:
         lines.extend(fit(_fields(move, style), width))
-    lines.extend(fit([f"Skill {result.skill}/100 ·", _luck(result)], width, joint=" "))
-    lines.extend(fit([f"Codes left per guess, {who}:",
-                      *(f"{n:,}" for n in result.you_path)], width, joint=" "))
+    lines.extend(fit([tr("Skill {skill}/100 ·", skill=result.skill), _luck(result)], width,
+                     joint=" "))
+    mine = (tr("Codes left per guess, the computer:") if who == "the computer"
+            else tr("Codes left per guess, you:"))
+    lines.extend(fit([mine, *(number(n) for n in result.you_path)], width, joint=" "))
     if result.bot_path:
-        lines.extend(fit(["Codes left per guess, solver:",
-                          *(f"{n:,}" for n in result.bot_path)], width, joint=" "))
-    lines.extend(style.dim(line) for line in fit(SKILL.split(" "), width, joint=" "))
-    lines.extend(style.dim(line) for line in fit(LUCK.split(" "), width, joint=" "))
+        lines.extend(fit([tr("Codes left per guess, solver:"),
+                          *(number(n) for n in result.bot_path)], width, joint=" "))
+    for text in legend():
+        lines.extend(style.dim(line) for line in fit(words(text), width, joint=""))
     return lines
 
 
 def _fields(m: MoveAnalysis, style: Style) -> list[str]:
-    mark = "" if m.was_possible else style.dim(" (could not be the code)")
+    impossible = "" if m.was_possible else style.dim(" " + tr("(could not be the code)"))
     return [f"{m.turn:>2} {style.code(m.guess)}",
-            f"{m.before:,} -> {plural(m.after, 'code')}",
-            f"worst {m.worst:,}, avg {m.average:,.1f}",
-            f"| solver {style.code(m.solver_guess)} worst {m.solver_worst:,}, "
-            f"avg {m.solver_average:,.1f}",
-            f"{m.verdict}{mark}"]
+            trn("{before} -> {number} code", "{before} -> {number} codes", m.after,
+                before=number(m.before), number=number(m.after)),
+            tr("worst {worst}, avg {average}", worst=number(m.worst),
+               average=number(m.average, 1)),
+            tr("| solver {code} worst {worst}, avg {average}", code=style.code(m.solver_guess),
+               worst=number(m.solver_worst), average=number(m.solver_average, 1)),
+            f"{m.verdict}{impossible}"]
 
 
 def _luck(result: GameAnalysis) -> str:
     """The game's luck, with each move's beside it: a lucky find is one move of several."""
     if result.luck is None:
-        return "luck —"
+        return tr("luck —")
     moves = ", ".join("—" if m.luck is None else str(round(100 * m.luck))
                       for m in result.moves)
-    return f"luck {result.luck}/100 (the mean of each move's: {moves})"
-
-
-def visible(text: str) -> int:
-    """Columns ``text`` takes on a terminal (colour codes take none)."""
-    return len(_ANSI.sub("", text))
+    return tr("luck {luck}/100 (the mean of each move's: {moves})", luck=result.luck,
+              moves=moves)
 
 
 def fit(fields: Sequence[str], width: int, *, joint: str = "  ") -> list[str]:
@@ -73,20 +75,20 @@ def fit(fields: Sequence[str], width: int, *, joint: str = "  ") -> list[str]:
     lines: list[str] = []
     line = ""
     for field in fields:
-        if line and visible(line + joint + field) > width:
-            lines.append(line)
-            line = INDENT + field
+        if line and visible((line + joint + field).rstrip()) > width:
+            lines.append(line.rstrip())
+            line = INDENT + field.lstrip()
         else:
             line = f"{line}{joint}{field}" if line else field
     if line:
-        lines.append(line)
+        lines.append(line.rstrip())
     return lines
 
 
 def print_analysis(rules: Rules, turns: Sequence[Turn], secret: Code | None, *, out,
                    style: Style, who: str = "you") -> None:
     if not turns:
-        print("No guesses to analyse.", file=out)
+        print(tr("No guesses to analyse."), file=out)
         return
     result = analyse(rules, [(t.guess, t.feedback) for t in turns], secret=secret)
     print(file=out)

@@ -16,6 +16,7 @@ from engine import MastermindError, Rules
 from engine.lookahead import BOOK_PLANS, book_json, book_name, build_book
 from engine.optimal import ExactSolver
 from engine.trees import to_json, tree_name
+from i18n import tr
 
 #: Every size built by default: (pegs, colours, repeats, guess limit or None).
 DEFAULT_SIZES: tuple[tuple[int, int, bool, int | None], ...] = (
@@ -38,14 +39,14 @@ def parse_size(text: str) -> tuple[int, int, bool, int | None]:
         pegs, colors = (int(x) for x in size.split("x"))
         limit = next((int(f[3:]) for f in flags if f.startswith("max")), None)
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: write a size as PEGSxCOLOURS, e.g. 4x6, 4x6-norep or 4x6-max5"
-        ) from None
+        raise argparse.ArgumentTypeError(tr(
+            "{size}: write a size as PEGSxCOLOURS, e.g. 4x6, 4x6-norep or 4x6-max5",
+            size=repr(text))) from None
     repeats = "norep" not in flags
     try:
         Rules(pegs, colors, repeats=repeats)
     except MastermindError as error:
-        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None  # the engine's words
     return pegs, colors, repeats, limit
 
 
@@ -63,11 +64,10 @@ def build(
         name = tree_name(rules, limit)
         (out_dir / f"{name}.json").write_text(text, encoding="utf-8")
         total = solver.value()
-        print(
-            f"{name}: total {total} over {rules.code_count} codes "
-            f"({total / rules.code_count:.4f}), {len(guesses)} nodes, {seconds:.1f} s CPU",
-            file=out, flush=True,
-        )
+        print(tr("{name}: total {total} over {codes} codes ({average}), {nodes} nodes, "
+                 "{seconds} s CPU", name=name, total=total, codes=rules.code_count,
+                 average=f"{total / rules.code_count:.4f}", nodes=len(guesses),
+                 seconds=f"{seconds:.1f}"), file=out, flush=True)
     return 0
 
 
@@ -82,26 +82,28 @@ def build_books(out_dir: Path, out: TextIO) -> int:
         (out_dir / f"{book_name(rules)}.json").write_text(
             book_json(rules, depth, moves, seconds), encoding="utf-8"
         )
-        print(f"{book_name(rules)} book: {len(moves)} moves, {depth} deep, {seconds:.1f} s CPU",
-              file=out, flush=True)
+        print(tr("{name} book: {moves} moves, {depth} deep, {seconds} s CPU",
+                 name=book_name(rules), moves=len(moves), depth=depth,
+                 seconds=f"{seconds:.1f}"), file=out, flush=True)
     return 0
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "build-trees", help="compute the optimal decision trees shipped with the engine",
-        description="Compute optimal decision trees (fewest guesses in total) and write "
-        "them to engine/data/trees. Without sizes, every shipped size is rebuilt "
-        "(about 13 minutes of CPU, 12 of them for 4x7).",
+        "build-trees", help=tr("compute the optimal decision trees shipped with the engine"),
+        description=tr("Compute optimal decision trees (fewest guesses in total) and write "
+                       "them to engine/data/trees. Without sizes, every shipped size is "
+                       "rebuilt (about 13 minutes of CPU, 12 of them for 4x7)."),
     )
     parser.add_argument(
         "sizes", nargs="*", type=parse_size, metavar="SIZE",
-        help="sizes such as 4x6, 4x6-norep or 4x6-max5 (default: every shipped size)",
+        help=tr("sizes such as 4x6, 4x6-norep or 4x6-max5 (default: every shipped size)"),
     )
     parser.add_argument("--out", type=Path, default=None,
-                        help="folder for the files (default: the package's own)")
+                        help=tr("folder for the files (default: the package's own)"))
     parser.add_argument("--books", action="store_true",
-                        help="build the lookahead opening books (5x8, 6x9) instead of trees")
+                        help=tr("build the lookahead opening books (5x8, 6x9) instead of "
+                                "trees"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:

@@ -20,18 +20,25 @@ from engine import (
     example,
     parse_code,
 )
+from i18n import tr, trn
 
 from .render import Style
-from .session import Quit, Read, ask, handle_common_word, plural
+from .session import Quit, Read, ask, handle_common_word
+from .words import aligned, columns, indented, means, number, typed
 
-QUIT_WORDS = frozenset({"quit", "q", "exit"})
-UNDO_WORDS = frozenset({"undo", "u", "back", "take back"})
-REVEAL_WORDS = frozenset({"reveal", "r", "show"})
-
-UNDO_OR_REVEAL = "Type undo to take back the last reply, or reveal to show your code and see which."
-REPLY_FORMS = "2 1, 21, 2,1 or 2b1w (black first, then white)"
 _LABELLED = re.compile(r"(\d+)\s*(blacks?|b|whites?|w)(?![a-z])[\s,;/&+-]*|and\s*")
 _NUMBERS = re.compile(r"[\s,;/:-]+")
+
+
+def undo_or_reveal() -> str:
+    return tr("Type {undo} to take back the last reply, or {reveal} to show your code and see "
+              "which.", undo=typed("undo"), reveal=typed("reveal"))
+
+
+def reply_forms() -> str:
+    """How a reply is typed: the letters b and w stay, like the colour letters of a code."""
+    # TRANSLATORS: b and w are typed as they are in every language (b = black, w = white).
+    return tr("2 1, 21, 2,1 or 2b1w (black first, then white)")
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,7 @@ def parse_reply(text: str) -> tuple[int, int]:
     """
     s = text.strip().lower()
     if not s:
-        raise ValueError(f"type the black and white pegs, like {REPLY_FORMS}")
+        raise ValueError(tr("type the black and white pegs, like {forms}", forms=reply_forms()))
     if re.search(r"[bw]", s):
         return _labelled_reply(s, text)
     parts = [p for p in _NUMBERS.split(s) if p]
@@ -59,11 +66,10 @@ def parse_reply(text: str) -> tuple[int, int]:
         if len(parts) == 1 and len(parts[0]) == 2:
             return int(parts[0][0]), int(parts[0][1])
         if len(parts) == 1 and len(parts[0]) == 1:
-            raise ValueError(
-                f"give both numbers, black then white: {parts[0]} 0 means {parts[0]} black "
-                f"and no white"
-            )
-    raise ValueError(f"can't read {text.strip()!r}: reply like {REPLY_FORMS}")
+            raise ValueError(tr("give both numbers, black then white: {number} 0 means "
+                                "{number} black and no white", number=parts[0]))
+    raise ValueError(tr("can't read {text}: reply like {forms}", text=repr(text.strip()),
+                        forms=reply_forms()))
 
 
 def _labelled_reply(s: str, text: str) -> tuple[int, int]:
@@ -78,28 +84,53 @@ def _labelled_reply(s: str, text: str) -> tuple[int, int]:
             continue
         kind = match.group(2)[0]
         if kind in found:
-            raise ValueError(f"{'black' if kind == 'b' else 'white'} is given twice")
+            raise ValueError(tr("black is given twice") if kind == "b"
+                             else tr("white is given twice"))
         found[kind] = int(match.group(1))
     if pos == len(s) and found:
         return found.get("b", 0), found.get("w", 0)
-    raise ValueError(f"can't read {text.strip()!r}: reply like {REPLY_FORMS}")
+    raise ValueError(tr("can't read {text}: reply like {forms}", text=repr(text.strip()),
+                        forms=reply_forms()))
 
 
 def help_text(rules: Rules, style: Style) -> list[str]:
     letters = " ".join(c.letter for c in PALETTE[: rules.colors])
-    repeats = "colours may repeat" if rules.repeats else "all pegs different colours"
+    if rules.repeats:
+        think = tr("Think of a code of {pegs} pegs using colours 1-{colors} ({letters}; colours "
+                   "may repeat), like {example}. Keep it to yourself.", pegs=rules.pegs,
+                   colors=rules.colors, letters=letters, example=example(rules))
+    else:
+        think = tr("Think of a code of {pegs} pegs using colours 1-{colors} ({letters}; all "
+                   "pegs different colours), like {example}. Keep it to yourself.",
+                   pegs=rules.pegs, colors=rules.colors, letters=letters,
+                   example=example(rules))
+    keys = aligned([
+        tr("{peg} black = pegs of the right colour in the right place", peg=style.black_key),
+        tr("{peg} white = other pegs of a right colour, but in the wrong place",
+           peg=style.white_key),
+    ])
     return [
-        style.bold("How to answer"),
-        f"  Think of a code of {rules.pegs} pegs using colours 1-{rules.colors} "
-        f"({letters}; {repeats}), like {example(rules)}. Keep it to yourself.",
-        f"  Colours: {style.palette(rules)}",
-        "  For each of my guesses, reply with two numbers:",
-        f"    {style.black_key} black = pegs of the right colour in the right place",
-        f"    {style.white_key} white = other pegs of a right colour, but in the wrong place",
-        f"  Type them as {REPLY_FORMS}.",
-        "  Commands: undo (take back your last reply), board (the game so far),",
-        "            reveal (tell me your code; I check your replies), help, quit.",
+        style.bold(tr("How to answer")),
+        *indented(think),
+        *indented(tr("Colours: {palette}", palette=style.palette(rules))),
+        *indented(tr("For each of my guesses, reply with two numbers:")),
+        *indented("\n".join(keys), "    "),
+        *indented(tr("Type them as {forms}.", forms=reply_forms())),
+        # TRANSLATORS: keep the line break; the second line is indented under the first's
+        # words by the terminal.
+        *_hanging(tr("Commands: {undo} (take back your last reply), {board} (the game so far),"
+                     "\n{reveal} (tell me your code; I check your replies), {help}, {quit}.",
+                     undo=typed("undo"), board=typed("board"), reveal=typed("reveal"),
+                     help=typed("help"), quit=typed("quit"))),
     ]
+
+
+def _hanging(text: str) -> list[str]:
+    """``Commands: a, b,`` with the next lines under the first's words, not its label."""
+    first, *rest = text.split("\n")
+    label = re.match(r"[^:：]{1,20}[:：]\s*", first)
+    under = " " * columns(label.group()) if label else ""
+    return ["  " + first, *("  " + under + line for line in rest)]
 
 
 def crack_game(
@@ -135,11 +166,15 @@ class _Crack:
 
     def run(self) -> CrackResult:
         rules, style = self.rules, self.style
-        self.say(style.bold("Mastermind: think of a code and I'll break it."))
-        self.say(f"{rules.describe()} · strategy {self.session.strategy.name}")
-        self.say(f"Colours: {style.palette(rules)}")
-        self.say(f"Reply to each guess with black and white pegs: {REPLY_FORMS}.")
-        self.say("Commands: undo, board, reveal, help, quit.")
+        self.say(style.bold(tr("Mastermind: think of a code and I'll break it.")))
+        self.say(tr("{rules} · strategy {strategy}", rules=rules.describe(),
+                    strategy=self.session.strategy.name))
+        self.say(tr("Colours: {palette}", palette=style.palette(rules)))
+        self.say(tr("Reply to each guess with black and white pegs: {forms}.",
+                    forms=reply_forms()))
+        self.say(tr("Commands: {undo}, {board}, {reveal}, {help}, {quit}.",
+                    undo=typed("undo"), board=typed("board"), reveal=typed("reveal"),
+                    help=typed("help"), quit=typed("quit")))
         self.say()
         try:
             while True:
@@ -151,47 +186,50 @@ class _Crack:
                 if word and self.answer(word, text):
                     return self.result("revealed")
         except Quit:
-            self.say("Bye! Your code stays a secret.")
+            self.say(tr("Bye! Your code stays a secret."))
             return self.result("quit")
 
     def ended(self) -> str | None:
         """The outcome when the game is over, saying so."""
         session, rules, style = self.session, self.rules, self.style
         if session.solved and not session.inconsistent:
-            turns = len(session.turns)
             code = style.code(session.turns[-1].guess)
-            in_turns = plural(turns, "guess", "guesses")
-            self.say(style.good(f"I broke your code {code} in {in_turns}!"))
+            self.say(style.good(trn("I broke your code {code} in {count} guess!",
+                                    "I broke your code {code} in {count} guesses!",
+                                    len(session.turns), code=code)))
             return "solved"
         if not session.inconsistent and len(session.turns) >= rules.max_guesses:
-            self.say(style.good("You win!") + f" I'm out of guesses after {rules.max_guesses}; "
-                     f"{_still_fit(session.remaining)} your replies.")
+            left = session.remaining
+            self.say(style.good(tr("You win!")) + " " + trn(
+                "I'm out of guesses after {limit}; {number} code still fits your replies.",
+                "I'm out of guesses after {limit}; {number} codes still fit your replies.",
+                left, limit=rules.max_guesses, number=number(left)))
             return "player-won"
         return None
 
     def prompt(self) -> str:
         if self.session.inconsistent:
-            return "undo or reveal> "
+            return tr("{undo} or {reveal}> ", undo=typed("undo"), reveal=typed("reveal"))
         guess = self.session.next_guess()
-        number = len(self.session.turns) + 1
-        return f"Guess {number}/{self.rules.max_guesses}: {self.style.code(guess)}  reply> "
+        return tr("Guess {number}/{total}: {code}  reply> ", number=len(self.session.turns) + 1,
+                  total=self.rules.max_guesses, code=self.style.code(guess))
 
     def answer(self, word: str, text: str) -> bool:
         """Handle one line of input; True when the player revealed their code."""
         session = self.session
         if handle_common_word(
-            word, quit_words=QUIT_WORDS, help_lines=help_text(self.rules, self.style),
-            turns=session.turns, rules=self.rules, style=self.style, empty="No replies yet.",
-            say=self.say, confirm_quit=self.confirm_quit,
+            word, help_lines=help_text(self.rules, self.style), turns=session.turns,
+            rules=self.rules, style=self.style, empty=tr("No replies yet."), say=self.say,
+            confirm_quit=self.confirm_quit,
         ):
             return False
-        if word in UNDO_WORDS:
+        if means(word, "undo"):
             self.undo()
-        elif word in REVEAL_WORDS:
+        elif means(word, "reveal"):
             return _reveal(session, read=self.read, out=self.out, style=self.style)
         elif session.inconsistent:
-            self.say("Your replies contradict each other, so I can't guess.")
-            self.say(UNDO_OR_REVEAL)
+            self.say(tr("Your replies contradict each other, so I can't guess."))
+            self.say(undo_or_reveal())
         else:
             self.reply(text)
         return False
@@ -199,25 +237,28 @@ class _Crack:
     def undo(self) -> None:
         session = self.session
         if not session.turns:
-            self.say("There is no reply to take back.")
+            self.say(tr("There is no reply to take back."))
             return
-        number = len(session.turns)
+        taken = len(session.turns)
         turn = session.take_back()
-        self.say(f"Took back your reply to guess {number} "
-                 f"({self.style.code(turn.guess)}: {turn.feedback}); "
-                 f"{plural(session.remaining, 'code')} possible again.")
+        left = session.remaining
+        self.say(trn("Took back your reply to guess {guess} ({code}: {reply}); {number} code "
+                     "possible again.",
+                     "Took back your reply to guess {guess} ({code}: {reply}); {number} codes "
+                     "possible again.", left, guess=taken, code=self.style.code(turn.guess),
+                     reply=turn.feedback, number=number(left)))
 
     def reply(self, text: str) -> None:
         session, style = self.session, self.style
         try:
             reply = parse_reply(text)
         except ValueError as error:
-            self.say(f"{style.bad('Not a reply:')} {error}")
+            self.say(style.bad(tr("Not a reply:")) + f" {error}")
             return
         try:
             left = session.tell(reply)
         except InvalidFeedback as error:
-            self.say(f"{style.bad('That reply is impossible:')} {error}")
+            self.say(style.bad(tr("That reply is impossible:")) + f" {error}")
             return
         except InconsistentFeedback:
             self.contradiction()
@@ -226,25 +267,24 @@ class _Crack:
         if session.solved:
             self.say(row)
         elif left == 1:
-            self.say(f"{row}  -> only one code fits: I know it!")
+            self.say(tr("{row}  -> only one code fits: I know it!", row=row))
         else:
-            self.say(f"{row}  -> {plural(left, 'code')} still possible")
+            self.say(trn("{row}  -> {number} code still possible",
+                         "{row}  -> {number} codes still possible", left, row=row,
+                         number=number(left)))
 
     def contradiction(self) -> None:
         session, style = self.session, self.style
         last = session.turns[-1]
         self.say(style.turn_row(len(session.turns), last, self.rules))
-        self.say(style.warn("Those replies contradict each other:")
-                 + f" no code fits all {len(session.turns)}, so one of them is wrong.")
-        self.say(UNDO_OR_REVEAL)
+        self.say(style.warn(tr("Those replies contradict each other:")) + " " + trn(
+            "no code fits that one, so it is wrong.",
+            "no code fits all {count}, so one of them is wrong.", len(session.turns)))
+        self.say(undo_or_reveal())
         if last.feedback.is_win(self.rules.pegs):
-            self.say(f"If your code really is {style.code(last.guess)}, then:")
+            self.say(tr("If your code really is {code}, then:", code=style.code(last.guess)))
             for mistake in session.check_against(last.guess):
                 self.say(f"  {mistake}")
-
-
-def _still_fit(count: int) -> str:
-    return f"{plural(count, 'code')} still {'fits' if count == 1 else 'fit'}"
 
 
 def _reveal(session: SolverSession, *, read: Read, out: TextIO, style: Style) -> bool:
@@ -252,31 +292,33 @@ def _reveal(session: SolverSession, *, read: Read, out: TextIO, style: Style) ->
     rules = session.rules
     while True:
         try:
-            text = ask(read, "Your code (empty to cancel)> ", out)
+            text = ask(read, tr("Your code (empty to cancel)> "), out)
         except Quit:
             text = ""
         if not text:
-            print("Not revealed; carry on.", file=out)
+            print(tr("Not revealed; carry on."), file=out)
             return False
         try:
             code: Code = parse_code(text, rules)
         except InvalidCode as error:
-            print(f"{style.bad('Not a code:')} {error}", file=out)
+            print(style.bad(tr("Not a code:")) + f" {error}", file=out)
             continue
         break
     mistakes = session.check_against(code)
     shown = style.code(code)
     if mistakes:
-        count = plural(len(mistakes), "reply was", "replies were")
-        print(style.warn(f"Your code is {shown}; {count} wrong:"), file=out)
+        print(style.warn(trn("Your code is {code}; {count} reply was wrong:",
+                             "Your code is {code}; {count} replies were wrong:", len(mistakes),
+                             code=shown)), file=out)
         for mistake in mistakes:
             print(f"  {mistake}", file=out)
     elif not session.turns:
-        print(f"Your code is {shown}. You gave no replies, so none were wrong.", file=out)
+        print(tr("Your code is {code}. You gave no replies, so none were wrong.", code=shown),
+              file=out)
     else:
-        print(
-            f"Your code is {shown}, and all your replies were right "
-            f"({_still_fit(session.remaining)} them).",
-            file=out,
-        )
+        left = session.remaining
+        print(trn("Your code is {code}, and all your replies were right ({number} code still "
+                  "fits them).",
+                  "Your code is {code}, and all your replies were right ({number} codes still "
+                  "fit them).", left, code=shown, number=number(left)), file=out)
     return True

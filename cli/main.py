@@ -1,4 +1,4 @@
-"""The ``mastermind`` command: argument parsing and wiring the games to the terminal."""
+"""The ``mastermind`` command: wiring the games to the terminal, in its language."""
 
 from __future__ import annotations
 
@@ -8,13 +8,11 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
-from importlib import metadata
+from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
 from engine import (
     DEFAULT_STRATEGY,
-    STRATEGIES,
     InvalidCode,
     MastermindError,
     Rules,
@@ -25,159 +23,25 @@ from engine import (
     strongest_strategy,
 )
 from engine.puzzle import Level, PuzzleError
+from i18n import from_environment, speaking, tr
 
 from . import build_trees
 from .analysis import print_analysis
+from .arguments import PROG, build_parser
 from .crack import crack_game
 from .match import match_game
 from .play import play_game
 from .puzzle import puzzle_for, solve_puzzle
 from .render import Style, histogram
+from .screen import fitted
 from .session import Read
+from .words import number
 
-PROG = "mastermind"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class UsageError(Exception):
     """Bad input on the command line: reported as ``mastermind: error: ...``, exit code 2."""
-
-
-# ---- argument parsing ---------------------------------------------------------------------
-def _strategy_help() -> str:
-    width = max(map(len, STRATEGIES))
-    lines = [f"  {s.name:<{width}}  {s.description}" for s in STRATEGIES.values()]
-    return "strategies:\n" + "\n".join(lines)
-
-
-def _strategy(words: str) -> argparse.ArgumentParser:
-    """``--strategy``, described for the command that takes it."""
-    strategy = argparse.ArgumentParser(add_help=False)
-    strategy.add_argument("--strategy", choices=tuple(STRATEGIES), default=None,
-                          metavar="NAME", help=words)
-    return strategy
-
-
-def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--color", "--colour", dest="color", choices=("auto", "always", "never"),
-        default="auto", help="colour the pegs: auto (on a terminal without NO_COLOR), "
-        "always or never",
-    )
-    size = argparse.ArgumentParser(add_help=False)
-    size.add_argument("--pegs", type=int, default=4, help="pegs per code, 2-8 (default 4)")
-    size.add_argument(
-        "--colors", "--colours", dest="colors", type=int, default=6,
-        help="number of colours, 2-9 (default 6)",
-    )
-    size.add_argument(
-        "--no-repeats", dest="repeats", action="store_false",
-        help="every peg of a code has a different colour",
-    )
-    game = argparse.ArgumentParser(add_help=False)
-    game.add_argument(
-        "--max-guesses", type=int, default=10, help="guesses allowed, 1-20 (default 10)"
-    )
-    analysis = argparse.ArgumentParser(add_help=False)
-    analysis.add_argument(
-        "--analyse", "--analyze", dest="analyse", action="store_true",
-        help="at the end, show how each guess compares with the solver's, and skill and luck "
-        "scores",
-    )
-
-    parser = argparse.ArgumentParser(
-        prog=PROG,
-        description="Mastermind in the terminal: break the computer's code, let it break "
-        "yours, or measure its strategies.",
-        epilog="Run 'mastermind COMMAND --help' for the options of a command.",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    raw = argparse.RawDescriptionHelpFormatter
-
-    play = commands.add_parser(
-        "play", parents=[size, game, analysis, common], help="break the computer's secret code",
-        description="Guess the computer's secret code. Type 'help' in the game for the "
-        "input formats.",
-    )
-    play.add_argument(
-        "--seed", type=int, default=None,
-        help="draw the secret from this seed (for testing; default: truly random)",
-    )
-
-    crack = commands.add_parser(
-        "crack", parents=[_strategy("how the computer guesses your code (default: the strongest "
-                                    "for the size; see below)"), size, game, analysis, common],
-        formatter_class=raw,
-        help="think of a code and let the computer break it",
-        description="Think of a code; the computer guesses and you reply with black and "
-        "white pegs.",
-        epilog=_strategy_help(),
-    )
-    crack.add_argument(
-        "--seed", type=int, default=0, help="seed for the random and sampled strategies"
-    )
-
-    ev = commands.add_parser(
-        "evaluate", parents=[_strategy(f"the strategy to measure (default: {DEFAULT_STRATEGY}; "
-                                       f"see below)"), size, game, common],
-        formatter_class=raw,
-        help="play a strategy against every secret and show how many guesses it needs",
-        description="Play a strategy against every possible secret and report the "
-        "distribution of guesses.",
-        epilog=_strategy_help(),
-    )
-    ev.add_argument("--seed", type=int, default=0, help="seed for sampled decisions")
-    ev.add_argument("--json", action="store_true", help="print one JSON object")
-
-    match = commands.add_parser(
-        "match", parents=[_strategy("how the computer guesses your codes in its halves "
-                                    "(default: the strongest for the size; see below)"),
-                          size, game, common],
-        formatter_class=raw,
-        help="the 1978 game: rounds in which you break my code, then I break yours",
-        description="Play rounds: in each one you break the computer's code, then it breaks "
-        "yours. Each side scores the moves it needed; fewer moves wins.",
-        epilog=_strategy_help(),
-    )
-    match.add_argument("--rounds", type=int, default=3, help="rounds to play, 1-10 (default 3)")
-    match.add_argument(
-        "--seed", type=int, default=None,
-        help="draw the computer's codes from this seed (for testing; default: truly random)",
-    )
-
-    puzzle = commands.add_parser(
-        "puzzle", parents=[size, common],
-        help="a few guesses with their key pegs: name the one code that fits them all",
-        description="Exactly one code fits every clue (a guess and its key pegs); name it "
-        "in one try. Each puzzle is certified: one code fits, and no clue can be dropped.",
-    )
-    puzzle.add_argument("--level", choices=[level.value for level in Level],
-                        default=Level.MEDIUM.value,
-                        help="easy: all but one clue leave 2-3 codes; medium: 4-9; hard: 10 "
-                        "or more (default medium)")
-    puzzle.add_argument("--daily", action="store_true",
-                        help="today's puzzle (UTC), the same for everyone at the same options")
-    puzzle.add_argument("--seed", type=int, default=None,
-                        help="generate from this seed (default: a new puzzle each time)")
-
-    sc = commands.add_parser(
-        "score", parents=[common], help="score a guess against a secret",
-        description="Print the black and white pegs GUESS gets against SECRET "
-        "(e.g. 'mastermind score 2532 3523').",
-    )
-    sc.add_argument("secret", help="the secret code, e.g. 2532 or OBYO")
-    sc.add_argument("guess", help="the guess, e.g. 3523")
-    build_trees.add_parser(commands)
-    return parser
-
-
-def _version() -> str:
-    try:
-        return metadata.version("mastermind-bot")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -257,7 +121,9 @@ class Progress:
         if self.last is not None and now - self.last < self.interval:
             return
         self.last = now
-        text = f"{self.label}: {done:,}/{total:,} codes ({100 * done / max(total, 1):.0f}%)"
+        text = tr("{label}: {done}/{total} codes ({percent}%)", label=self.label,
+                  done=number(done), total=number(total),
+                  percent=number(100 * done / max(total, 1)))
         if self.tty:
             self.stream.write(f"\r{text}\x1b[K")
         else:
@@ -275,19 +141,20 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
     secret = draw_secret(rules, args.seed)
-    result = play_game(rules, secret, read=terminal_reader(stdin, stdout), out=stdout,
+    out = fitted(stdout)
+    result = play_game(rules, secret, read=terminal_reader(stdin, stdout), out=out,
                        style=style)
     if args.analyse:
-        print_analysis(rules, result.turns, result.secret, out=stdout, style=style)
+        print_analysis(rules, result.turns, result.secret, out=out, style=style)
     return 0
 
 
 def cmd_match(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     if not 1 <= args.rounds <= 10:
-        raise UsageError(f"--rounds must be 1 to 10, not {args.rounds}")
+        raise UsageError(tr("--rounds must be 1 to 10, not {rounds}", rounds=args.rounds))
     match_game(rules, args.rounds, args.strategy or strongest_strategy(rules), seed=args.seed,
-               read=terminal_reader(stdin, stdout), out=stdout,
+               read=terminal_reader(stdin, stdout), out=fitted(stdout),
                style=Style.for_stream(stdout, args.color))
     return 0
 
@@ -297,23 +164,25 @@ def cmd_puzzle(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     try:
         puzzle, title = puzzle_for(rules, Level(args.level), args.seed, args.daily)
     except PuzzleError as error:
-        raise UsageError(f"{error}: try another level or a larger size") from None
+        raise UsageError(tr("{error}: try another level or a larger size", error=error)
+                         ) from None
     style = Style.for_stream(stdout, args.color)
-    result = solve_puzzle(puzzle, read=terminal_reader(stdin, stdout), out=stdout, style=style,
-                          title=title)
+    result = solve_puzzle(puzzle, read=terminal_reader(stdin, stdout), out=fitted(stdout),
+                          style=style, title=title)
     return 0 if result.solved else 1
 
 
 def cmd_crack(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     rules = _rules(args)
     style = Style.for_stream(stdout, args.color)
+    out = fitted(stdout)
     result = crack_game(
         rules, args.strategy or strongest_strategy(rules), seed=args.seed,
-        read=terminal_reader(stdin, stdout), out=stdout, style=style,
+        read=terminal_reader(stdin, stdout), out=out, style=style,
     )
     if args.analyse:
         secret = result.turns[-1].guess if result.outcome == "solved" else None
-        print_analysis(rules, result.turns, secret, out=stdout, style=style, who="the computer")
+        print_analysis(rules, result.turns, secret, out=out, style=style, who="the computer")
     return 0
 
 
@@ -323,7 +192,11 @@ def cmd_score(args: argparse.Namespace, stdout: TextIO) -> int:
         try:
             codes.append(as_code(text))
         except InvalidCode as error:
-            raise UsageError(f"{name} {text!r}: {error}") from None
+            if name == "secret":
+                message = tr("secret {code}: {error}", code=repr(text), error=error)
+            else:
+                message = tr("guess {code}: {error}", code=repr(text), error=error)
+            raise UsageError(message) from None
     try:
         feedback = score(*codes)
     except InvalidCode as error:
@@ -337,9 +210,14 @@ def cmd_score(args: argparse.Namespace, stdout: TextIO) -> int:
 def cmd_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     rules = _rules(args)
     strategy = args.strategy or DEFAULT_STRATEGY
-    repeats = "repeats on" if rules.repeats else "no repeats"
-    label = f"{rules.pegs} pegs · {rules.colors} colours · {repeats}"
-    progress = Progress(stderr, f"evaluating {strategy} on {rules.size_label}")
+    if rules.repeats:
+        label = tr("{pegs} pegs · {colors} colours · repeats on", pegs=rules.pegs,
+                   colors=rules.colors)
+    else:
+        label = tr("{pegs} pegs · {colors} colours · no repeats", pegs=rules.pegs,
+                   colors=rules.colors)
+    progress = Progress(stderr, tr("evaluating {strategy} on {size}", strategy=strategy,
+                                   size=rules.size_label))
     try:
         result = evaluate(rules, strategy, seed=args.seed, progress=progress)
     except ValueError as error:
@@ -350,20 +228,16 @@ def cmd_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         print(json.dumps(result.as_dict()), file=stdout)
         return 0
     style = Style.for_stream(stdout, args.color)
-    print(style.bold(f"{result.strategy} on {label}: {result.codes:,} codes"), file=stdout)
+    print(style.bold(tr("{strategy} on {size}: {codes} codes", strategy=result.strategy,
+                        size=label, codes=number(result.codes))), file=stdout)
     for row in histogram(result.distribution, style):
         print(row, file=stdout)
-    print(
-        f"total {result.total:,} guesses · average {result.average:.4f} · "
-        f"max {result.max} · {result.seconds:.2f} s",
-        file=stdout,
-    )
+    print(tr("total {total} guesses · average {average} · max {max} · {seconds} s",
+             total=number(result.total), average=number(result.average, 4), max=result.max,
+             seconds=number(result.seconds, 2)), file=stdout)
     if not result.exact:
-        print(
-            style.dim("(the space is large, so some decisions were made on samples; "
-                      "--seed changes them)"),
-            file=stdout,
-        )
+        print(style.dim(tr("(the space is large, so some decisions were made on samples; "
+                           "--seed changes them)")), file=stdout)
     return 0
 
 
@@ -373,11 +247,16 @@ def main(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> int:
-    """Run the command line; returns the exit code (2 for bad arguments)."""
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
+    """Run the command line in the language ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``
+    ask for (``env``: the process's environment); returns the exit code (2 for bad
+    arguments)."""
+    with speaking(from_environment(os.environ if env is None else env)):
+        return _run(argv, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+
+
+def _run(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -396,10 +275,10 @@ def main(
         parser.print_help(stdout)
         return 2
     except UsageError as error:
-        print(f"{PROG}: error: {error}", file=stderr)
+        print(tr("{prog}: error: {message}", prog=PROG, message=error), file=stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted", file=stderr)
+        print("\n" + tr("interrupted"), file=stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (e.g. piped into head): stop quietly.

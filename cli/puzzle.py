@@ -9,6 +9,7 @@ from typing import TextIO
 
 from engine import InvalidCode, Rules, example, parse_code
 from engine.puzzle import Level, Puzzle, check_answer, generate
+from i18n import tr, trc, trn
 
 from .render import Style
 from .session import Quit, Read, ask
@@ -25,17 +26,23 @@ def daily_seed(day: dt.date) -> int:
     return int.from_bytes(hashlib.sha256(f"puzzle:{day.isoformat()}".encode()).digest()[:8])
 
 
+def level_name(level: Level) -> str:
+    """The level as the reader says it (``--level`` itself takes the English word)."""
+    names = {Level.EASY: trc("puzzle level", "easy"), Level.MEDIUM: trc("puzzle level", "medium"),
+             Level.HARD: trc("puzzle level", "hard")}
+    return names[level]
+
+
 def clue_lines(puzzle: Puzzle, style: Style) -> list[str]:
     rules = puzzle.rules
-    width = style.code_width(rules.pegs)
-    lines = [style.dim(f"{'#':>3}  {'guess':<{width}}  reply")]
+    lines = [style.header(rules.pegs)]
     for n, clue in enumerate(puzzle.clues, 1):
         lines.append(f"{n:>3}  {style.code(clue.guess)}  {style.reply(clue.feedback, rules.pegs)}")
     return lines
 
 
 def solve_puzzle(puzzle: Puzzle, *, read: Read, out: TextIO, style: Style | None = None,
-                 title: str = "Puzzle") -> PuzzleResult:
+                 title: str | None = None) -> PuzzleResult:
     """Show the clues, take one answer (a malformed one is asked again), say how it went."""
     style = style or Style()
     rules = puzzle.rules
@@ -43,36 +50,45 @@ def solve_puzzle(puzzle: Puzzle, *, read: Read, out: TextIO, style: Style | None
     def say(text: str = "") -> None:
         print(text, file=out)
 
-    say(style.bold(f"{title}: {len(puzzle.clues)} clues, {puzzle.level} "
-                   f"({rules.pegs} pegs, {rules.colors} colours"
-                   f"{'' if rules.repeats else ', no repeats'})"))
-    say("Exactly one code fits every clue below. Name it: you have one try.")
+    if rules.repeats:
+        size = tr("{pegs} pegs, {colors} colours", pegs=rules.pegs, colors=rules.colors)
+    else:
+        size = tr("{pegs} pegs, {colors} colours, no repeats", pegs=rules.pegs,
+                  colors=rules.colors)
+    say(style.bold(trn("{title}: {count} clue, {level} ({size})",
+                       "{title}: {count} clues, {level} ({size})", len(puzzle.clues),
+                       title=title or tr("Puzzle"), level=level_name(puzzle.level),
+                       size=size)))
+    say(tr("Exactly one code fits every clue below. Name it: you have one try."))
     for line in clue_lines(puzzle, style):
         say(line)
     say()
     while True:
         try:
-            text = ask(read, f"Your answer (like {example(rules)})> ", out)
+            text = ask(read, tr("Your answer (like {example})> ", example=example(rules)), out)
         except Quit:
-            say(f"You gave up. The answer was {style.code(puzzle.answer)}.")
+            say(tr("You gave up. The answer was {code}.", code=style.code(puzzle.answer)))
             return PuzzleResult(False, puzzle)
         if not text:
             continue
         try:
             answer = parse_code(text, rules)
         except InvalidCode as error:
-            say(f"{style.bad('Not a code:')} {error} (your try is still yours)")
+            label = style.bad(tr("Not a code:"))
+            say(tr("{not_a_code} {error} (your try is still yours)", not_a_code=label,
+                   error=error))
             continue
         break
     miss = check_answer(puzzle, answer)
     if miss is None:
-        say(style.good("Solved! That is the only code that fits every clue."))
+        say(style.good(tr("Solved! That is the only code that fits every clue.")))
         return PuzzleResult(True, puzzle)
     clue = puzzle.clues[miss.clue - 1]
-    say(style.bad("Not it.") + f" {style.code(answer)} breaks clue {miss.clue}: "
-        f"{style.code(clue.guess)} would score {miss.would_score} against it, "
-        f"not {clue.feedback}.")
-    say(f"The answer was {style.code(puzzle.answer)}.")
+    say(style.bad(tr("Not it.")) + " " + tr(
+        "{code} breaks clue {clue}: {guess} would score {would} against it, not {given}.",
+        code=style.code(answer), clue=miss.clue, guess=style.code(clue.guess),
+        would=miss.would_score, given=clue.feedback))
+    say(tr("The answer was {code}.", code=style.code(puzzle.answer)))
     return PuzzleResult(False, puzzle)
 
 
@@ -80,5 +96,6 @@ def puzzle_for(rules: Rules, level: Level, seed: int | None, daily: bool,
                today: dt.date | None = None) -> tuple[Puzzle, str]:
     if daily:
         day = today or dt.datetime.now(dt.UTC).date()
-        return generate(rules, level, seed=daily_seed(day)), f"Puzzle of {day.isoformat()}"
-    return generate(rules, level, seed=seed), "Puzzle"
+        title = tr("Puzzle of {date}", date=day.isoformat())
+        return generate(rules, level, seed=daily_seed(day)), title
+    return generate(rules, level, seed=seed), tr("Puzzle")

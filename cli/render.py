@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine import PALETTE, Feedback, Rules, Turn, format_code, format_letters
+from i18n import trc
+
+from .words import columns, number, pad
 
 RESET = "\x1b[0m"
 
@@ -118,10 +121,16 @@ class Style:
             f"{number:>3}  {self.code(turn.guess)}  {self.reply(turn.feedback, rules.pegs)}"
         )
 
+    def header(self, pegs: int) -> str:
+        """``  #  guess  reply``: the columns of a board's rows."""
+        # TRANSLATORS: column headings of the board: the guess and its key pegs (short).
+        guess, reply = trc("board column", "guess"), trc("board column", "reply")
+        return self.dim(f"{'#':>3}  {pad(guess, self.code_width(pegs))}  {reply}")
+
     def board(self, turns: Sequence[Turn], rules: Rules) -> list[str]:
         """The guesses so far, one row each, under a small header."""
-        header = f"{'#':>3}  {'guess':<{self.code_width(rules.pegs)}}  reply"
-        return [self.dim(header), *(self.turn_row(i, t, rules) for i, t in enumerate(turns, 1))]
+        return [self.header(rules.pegs),
+                *(self.turn_row(i, t, rules) for i, t in enumerate(turns, 1))]
 
     def palette(self, rules: Rules) -> str:
         """The colours of this game: ``1 R red  2 O orange ...``."""
@@ -136,10 +145,18 @@ def histogram(distribution: dict[int, int], style: Style, width: int = 40) -> li
     """Rows ``guesses  games  share  bar`` for an evaluation's distribution."""
     total = sum(distribution.values()) or 1
     top = max(distribution.values(), default=1)
-    rows = [style.dim("guesses    games   share")]
+    # TRANSLATORS: column headings of an evaluation: how many guesses, how many games
+    # needed that many, their share (%). Short: the columns are 7, 8 and 7 wide.
+    heads = (trc("evaluation column", "guesses"), trc("evaluation column", "games"),
+             trc("evaluation column", "share"))
+    widths = [max(least, columns(head)) for head, least in zip(heads, (7, 8, 7), strict=True)]
+    rows = [style.dim(" ".join(pad(h, w, right=True) for h, w in zip(heads, widths,
+                                                                     strict=True)))]
     for guesses in sorted(distribution):
         count = distribution[guesses]
         length = round(width * count / top)
         bar = style.bar * length if length or not count else ("▏" if style.unicode else "|")
-        rows.append(f"{guesses:>7} {count:>8,} {100 * count / total:>6.1f}%  {bar}")
+        cells = (str(guesses), number(count), number(100 * count / total, 1) + "%")
+        row = " ".join(pad(c, w, right=True) for c, w in zip(cells, widths, strict=True))
+        rows.append(f"{row}  {bar}")
     return rows

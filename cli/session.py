@@ -8,6 +8,7 @@ from typing import TextIO
 from engine import Rules, Turn
 
 from .render import Style
+from .words import means
 
 #: Reads one line after showing a prompt, like :func:`input`; raises EOFError at the end.
 Read = Callable[[str], str]
@@ -26,18 +27,9 @@ def ask(read: Read, prompt: str, out: TextIO) -> str:
         raise Quit from None
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else many or word + 's'}"
-
-
-HELP_WORDS = frozenset({"help", "h", "?"})
-BOARD_WORDS = frozenset({"board", "history"})
-
-
 def handle_common_word(
     word: str,
     *,
-    quit_words: frozenset[str],
     help_lines: Sequence[str],
     turns: Sequence[Turn],
     rules: Rules,
@@ -46,17 +38,18 @@ def handle_common_word(
     say: Callable[[str], None],
     confirm_quit: Callable[[], bool] | None = None,
 ) -> bool:
-    """The words every game loop knows (quit, help, board); True when ``word`` was one.
-    ``confirm_quit``, when given, asks first whether to quit (a match: it forfeits)."""
-    if word in quit_words:
+    """The words every game loop knows (quit, help, board, in English or the terminal's
+    language); True when ``word`` was one. ``confirm_quit``, when given, asks first whether
+    to quit (a match: it forfeits)."""
+    if means(word, "quit"):
         if confirm_quit is None or confirm_quit():
             raise Quit
         return True
-    if word in HELP_WORDS:
+    if means(word, "help"):
         for line in help_lines:
             say(line)
         return True
-    if word in BOARD_WORDS:
+    if means(word, "board"):
         for line in style.board(turns, rules) if turns else [empty]:
             say(line)
         return True
