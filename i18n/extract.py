@@ -10,6 +10,7 @@ names and descriptions come from the payload the bot syncs (``--commands``: writ
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -82,7 +83,13 @@ def commands_template(commands: list[dict[str, Any]]) -> Catalog:
     return catalog
 
 
+#: The date every catalog's header gives: a fixed one, so refreshing the catalogs changes
+#: only the entries that changed (a header of "now" would touch every file every time).
+HEADER_DATE = datetime.datetime(2026, 11, 26, tzinfo=datetime.UTC)
+
+
 def write_catalog(catalog: Catalog, path: Path) -> None:
+    catalog.creation_date = catalog.revision_date = HEADER_DATE
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
         write_po(handle, catalog, width=100, omit_header=False, sort_output=True,

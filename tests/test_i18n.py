@@ -87,17 +87,37 @@ def _calls(tree: ast.AST):
 
 @pytest.mark.parametrize("folder", ["bot", "cli", "engine", "i18n"])
 def test_every_catalog_call_names_its_words_literally(folder):
-    """Only literal strings can be extracted into the catalogs: no f-strings, no variables
-    (translate a constant marked with ``mark`` at its definition instead)."""
+    """Only literal strings can be extracted into the catalogs: no f-strings, no computed
+    text. The one exception: ``tr(NAME)`` of a constant (or class attribute) whose value is
+    ``mark("...")`` where it is defined, so its words are in the catalogs."""
     literal_args = {"tr": (0,), "trn": (0, 1), "trc": (0, 1), "mark": (0,)}
-    for path in (ROOT / folder).rglob("*.py"):
-        for call in _calls(ast.parse(path.read_text(), str(path))):
+    trees = {path: ast.parse(path.read_text(), str(path))
+             for top in ("bot", "cli", "engine", "i18n") for path in (ROOT / top).rglob("*.py")}
+    marked = {_target_name(target) for tree in trees.values() for node in ast.walk(tree)
+              if isinstance(node, ast.Assign | ast.AnnAssign) and _is_mark(node.value)
+              for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
+    for path, tree in trees.items():
+        if path.parts[len(ROOT.parts)] != folder or path.name == "catalogs.py":
+            continue
+        for call in _calls(tree):
             for index in literal_args[call.func.id]:  # type: ignore[attr-defined]
                 arg = call.args[index] if index < len(call.args) else None
-                if call.func.id == "tr" and path.name == "catalogs.py":  # type: ignore[attr-defined]
-                    continue
-                assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (
+                literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                constant = (call.func.id == "tr"  # type: ignore[attr-defined]
+                            and isinstance(arg, ast.Name | ast.Attribute)
+                            and _target_name(arg) in marked)
+                assert literal or constant, (
                     f"{path.relative_to(ROOT)}:{call.lineno}: {ast.unparse(call)[:80]}")
+
+
+def _is_mark(value) -> bool:
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id == "mark")
+
+
+def _target_name(node) -> str | None:
+    return node.id if isinstance(node, ast.Name) else (
+        node.attr if isinstance(node, ast.Attribute) else None)
 
 
 @pytest.mark.parametrize(("code", "catalog"), [
