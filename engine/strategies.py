@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from i18n import tr
+
 from .errors import UnknownStrategy
 from .memory import Cache
 from .rules import Rules
@@ -37,9 +39,15 @@ CountsReducer = Callable[[np.ndarray], np.ndarray]
 @dataclass(frozen=True)
 class Strategy:
     name: str
-    description: str
+    #: The one-line description, looked up when shown (so in the reader's language).
+    explain: Callable[[], str]
     #: Reduces a ``(guesses, replies)`` count matrix to one score per guess; lowest wins.
     reduce: CountsReducer | None = None
+
+    @property
+    def description(self) -> str:
+        """What the strategy does, in the current locale's words."""
+        return self.explain()
 
     @property
     def uses_partitions(self) -> bool:
@@ -84,19 +92,24 @@ def _most_parts(counts: np.ndarray) -> np.ndarray:
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
-        Strategy("knuth", "Knuth 1976: minimise the worst case (at most 5 guesses at 4x6)",
-                 _worst_case),
-        Strategy("expected-size", "Irving 1979: minimise the expected number of codes left",
-                 _expected_size),
-        Strategy("entropy", "Maximise the information (entropy) of the reply", _entropy),
-        Strategy("most-parts", "Kooi 2005: maximise the number of different replies",
-                 _most_parts),
-        Strategy("first-consistent", "Guess the lowest code that fits every reply so far"),
-        Strategy("random-consistent", "Guess a random code that fits every reply (seeded)"),
-        Strategy("optimal", "Fewest guesses in total (5625 at 4x6), from shipped optimal "
-                 "trees; lookahead at sizes without one"),
-        Strategy("lookahead", "Complete the game for the best few greedy guesses and play "
-                 "the best completed one"),
+        Strategy("knuth", lambda: tr(
+            "Knuth 1976: minimise the worst case (at most 5 guesses at 4x6)"), _worst_case),
+        Strategy("expected-size", lambda: tr(
+            "Irving 1979: minimise the expected number of codes left"), _expected_size),
+        Strategy("entropy", lambda: tr("Maximise the information (entropy) of the reply"),
+                 _entropy),
+        Strategy("most-parts", lambda: tr(
+            "Kooi 2005: maximise the number of different replies"), _most_parts),
+        Strategy("first-consistent", lambda: tr(
+            "Guess the lowest code that fits every reply so far")),
+        Strategy("random-consistent", lambda: tr(
+            "Guess a random code that fits every reply (seeded)")),
+        Strategy("optimal", lambda: tr(
+            "Fewest guesses in total (5625 at 4x6), from shipped optimal trees; lookahead at "
+            "sizes without one")),
+        Strategy("lookahead", lambda: tr(
+            "Complete the game for the best few greedy guesses and play the best completed "
+            "one")),
     )
 }
 DEFAULT_STRATEGY = "knuth"
@@ -108,9 +121,8 @@ def get_strategy(name: str) -> Strategy:
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise UnknownStrategy(
-            f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}"
-        ) from None
+        raise UnknownStrategy(tr("unknown strategy {name}: choose one of {names}",
+                                 name=repr(name), names=", ".join(STRATEGIES))) from None
 
 
 @dataclass(frozen=True)
