@@ -83,7 +83,8 @@ def parse_code(text: str | Sequence[int], rules: Rules) -> Code:
     if isinstance(text, str):
         stripped = text.strip()
         if not stripped:
-            raise InvalidCode(f"{tr('the code is empty')}: {_type_pegs(rules)}")
+            empty = tr("the code is empty")
+            raise InvalidCode(f"{empty}: {_type_pegs(rules)}")
         digits = _read_symbols(stripped, rules)
     else:
         digits = [int(d) for d in text]

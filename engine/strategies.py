@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from i18n import tr
+from i18n import mark
 
 from .errors import UnknownStrategy
 from .memory import Cache
@@ -39,15 +39,10 @@ CountsReducer = Callable[[np.ndarray], np.ndarray]
 @dataclass(frozen=True)
 class Strategy:
     name: str
-    #: The one-line description, looked up when shown (so in the reader's language).
-    explain: Callable[[], str]
+    #: Its idea in English, marked for the catalogs: shown as ``tr(strategy.description)``.
+    description: str
     #: Reduces a ``(guesses, replies)`` count matrix to one score per guess; lowest wins.
     reduce: CountsReducer | None = None
-
-    @property
-    def description(self) -> str:
-        """What the strategy does, in the current locale's words."""
-        return self.explain()
 
     @property
     def uses_partitions(self) -> bool:
@@ -92,24 +87,19 @@ def _most_parts(counts: np.ndarray) -> np.ndarray:
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
-        Strategy("knuth", lambda: tr(
-            "Knuth 1976: minimise the worst case (at most 5 guesses at 4x6)"), _worst_case),
-        Strategy("expected-size", lambda: tr(
-            "Irving 1979: minimise the expected number of codes left"), _expected_size),
-        Strategy("entropy", lambda: tr("Maximise the information (entropy) of the reply"),
-                 _entropy),
-        Strategy("most-parts", lambda: tr(
-            "Kooi 2005: maximise the number of different replies"), _most_parts),
-        Strategy("first-consistent", lambda: tr(
-            "Guess the lowest code that fits every reply so far")),
-        Strategy("random-consistent", lambda: tr(
-            "Guess a random code that fits every reply (seeded)")),
-        Strategy("optimal", lambda: tr(
-            "Fewest guesses in total (5625 at 4x6), from shipped optimal trees; lookahead at "
-            "sizes without one")),
-        Strategy("lookahead", lambda: tr(
-            "Complete the game for the best few greedy guesses and play the best completed "
-            "one")),
+        Strategy("knuth", mark("Knuth 1976: minimise the worst case (at most 5 guesses at 4x6)"),
+                 _worst_case),
+        Strategy("expected-size",
+                 mark("Irving 1979: minimise the expected number of codes left"), _expected_size),
+        Strategy("entropy", mark("Maximise the information (entropy) of the reply"), _entropy),
+        Strategy("most-parts", mark("Kooi 2005: maximise the number of different replies"),
+                 _most_parts),
+        Strategy("first-consistent", mark("Guess the lowest code that fits every reply so far")),
+        Strategy("random-consistent", mark("Guess a random code that fits every reply (seeded)")),
+        Strategy("optimal", mark("Fewest guesses in total (5625 at 4x6), from shipped optimal "
+                                  "trees; lookahead at sizes without one")),
+        Strategy("lookahead", mark("Complete the game for the best few greedy guesses and "
+                                    "play the best completed one")),
     )
 }
 DEFAULT_STRATEGY = "knuth"
@@ -121,8 +111,9 @@ def get_strategy(name: str) -> Strategy:
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise UnknownStrategy(tr("unknown strategy {name}: choose one of {names}",
-                                 name=repr(name), names=", ".join(STRATEGIES))) from None
+        raise UnknownStrategy(
+            f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}"
+        ) from None
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,9 @@ def _calls(tree: ast.AST):
 @pytest.mark.parametrize("folder", ["bot", "cli", "engine", "i18n"])
 def test_every_catalog_call_names_its_words_literally(folder):
     """Only literal strings can be extracted into the catalogs: no f-strings, no variables
-    (translate a constant marked with ``mark`` at its definition instead)."""
+    (mark a constant with ``mark`` at its definition instead). ``tr`` also takes a marked
+    constant by name (``tr(RULE)``, ``tr(purpose.title)``): what it names was extracted
+    where it was marked; an expression built at run time (f-string, ``+``, a call) never."""
     literal_args = {"tr": (0,), "trn": (0, 1), "trc": (0, 1), "mark": (0,)}
     for path in (ROOT / folder).rglob("*.py"):
         for call in _calls(ast.parse(path.read_text(), str(path))):
@@ -96,8 +98,35 @@ def test_every_catalog_call_names_its_words_literally(folder):
                 arg = call.args[index] if index < len(call.args) else None
                 if call.func.id == "tr" and path.name == "catalogs.py":  # type: ignore[attr-defined]
                     continue
+                if call.func.id == "tr" and isinstance(arg, ast.Name | ast.Attribute):  # type: ignore[attr-defined]
+                    continue  # a constant marked where it is defined
                 assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (
                     f"{path.relative_to(ROOT)}:{call.lineno}: {ast.unparse(call)[:80]}")
+
+
+def _area_files(area: str):
+    for rel in AREAS[area]:
+        path = ROOT / rel
+        yield from sorted(path.rglob("*.py")) if path.is_dir() else [path]
+
+
+@pytest.mark.parametrize("area", sorted(AREAS))
+def test_every_literal_call_reaches_its_areas_template(area):
+    """A call the extractor can't see (inside an f-string's braces) would never be
+    translated: every literal the code asks for is in its area's template."""
+    template = keys(code_template(area))
+    ids = {message for _, message in template}
+    for path in _area_files(area):
+        if not path.exists():
+            continue
+        for call in _calls(ast.parse(path.read_text(), str(path))):
+            name = call.func.id  # type: ignore[attr-defined]
+            index = 1 if name == "trc" else 0
+            arg = call.args[index] if index < len(call.args) else None
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                assert arg.value in ids, (
+                    f"{path.relative_to(ROOT)}:{call.lineno}: {arg.value[:60]!r} is not "
+                    f"extracted (a call inside an f-string? build the text outside it)")
 
 
 @pytest.mark.parametrize(("code", "catalog"), [

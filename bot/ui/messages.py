@@ -128,7 +128,8 @@ def _no_private_game(error: NoPrivateGame) -> str:
     start = tr("Start one with `/mastermind new private:True` (or `/challenge private:True`).")
     game = error.abandoned
     if game is None:
-        return f"{tr('You have no private game running.')} {start}"
+        none = tr("You have no private game running.")
+        return f"{none} {start}"
     idle = hours(error.idle_timeout)
     if game.secret:
         gone = tr("Your private game went {hours} without a move and was abandoned (the code "

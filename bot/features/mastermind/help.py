@@ -85,7 +85,8 @@ def _bot() -> discord.Embed:
         "Keep a code in mind; I guess it. Score each guess with the reply buttons or "
         "`/feedback`; **Reveal my code** shows any wrong reply."))
     embed.add_field(name=tr("How I guess: the strategy option"), inline=False,
-                    value="\n".join(f"`{s.name}` {s.description}" for s in STRATEGIES.values()))
+                    value="\n".join(f"`{s.name}` {tr(s.description)}"
+                                     for s in STRATEGIES.values()))
     return embed
 
 
