@@ -15,7 +15,7 @@ from bot.features.breaker.render import key_text
 from bot.features.mastermind.help import tabs
 from bot.ui.pegs import code_line, key_pegs, legend
 from engine import PALETTE, InvalidCode, Rules, code_from_digits, parse_code, score
-from i18n import speaking, tr, trn
+from i18n import speaking, tr, trc, trn
 
 GERMAN, JAPANESE = "de", "ja"
 
@@ -243,3 +243,43 @@ async def test_a_locale_without_a_catalog_reads_english(fake_discord, start_bot,
     assert invalid(None, "12a4", Rules()) in refused.embed["description"]
     help_page = await slash(fake_discord, bot, world, "mastermind help", world.alice)
     assert help_page.embed["title"] == "How to play Mastermind"
+
+
+async def test_an_abandoned_game_is_said_in_the_servers_language(fake_discord, start_bot,
+                                                                 german_server, wall_clock):
+    """bob (Japanese) starts a game over an idle one: the new board says so in German, and
+    the old board, shrunk later by a task of its own, says it in German too."""
+    world, bot = german_server, await start_bot()
+    old = await slash(fake_discord, bot, world, "mastermind new", world.alice)
+    wall_clock.advance(24 * 3600 + 1)
+    fresh = await slash(fake_discord, bot, world, "mastermind new", world.bob)
+    with speaking(GERMAN):
+        start = tr("The previous game here (#{id}) had no move for too long and was "
+                   "abandoned; {code}.", id=1, code="")
+    gone = start[: start.index("#1") + 2]  # the words before the code
+    assert gone != "The previous game here (#1"
+    assert fresh.embed["description"].startswith(gone)
+    shrunk = await fake_discord.wait_until(
+        lambda: (m := fake_discord.message(old.message.id)) and not m.embeds and m,
+        what="the abandoned board to shrink")
+    assert shrunk.content.startswith(gone) and shrunk.buttons == []
+
+
+async def test_refusals_before_any_game_speak_the_users_language(fake_discord, start_bot,
+                                                                 german_server):
+    world, bot = german_server, await start_bot()
+    refused = await slash(fake_discord, bot, world, "mastermind settings", world.bob,
+                          hints=False)
+    assert refused.ephemeral and refused.embed["title"] == said(JAPANESE, "Not here")
+    with speaking(JAPANESE):
+        needed = tr("You need the {permissions} permission for this command.",
+                    permissions=trc("permission", "Manage Server"))
+    assert refused.embed["description"] == needed
+    bot.closing = True  # what shutdown sets: every interaction is refused, nothing runs
+    try:
+        late = await slash(fake_discord, bot, world, "mastermind new", world.bob)
+    finally:
+        bot.closing = False
+    assert late.ephemeral and late.embed["title"] == said(JAPANESE, "Restarting")
+    assert late.embed["description"] == said(
+        JAPANESE, "The bot is restarting: try again in a few seconds. Nothing was stored.")
