@@ -84,14 +84,14 @@ def parse_code(text: str | Sequence[int], rules: Rules) -> Code:
         stripped = text.strip()
         if not stripped:
             empty = tr("the code is empty")
-            raise InvalidCode(f"{empty}: {_type_pegs(rules)}")
+            raise InvalidCode(_then(empty, _type_pegs(rules)))
         digits = _read_symbols(stripped, rules)
     else:
         digits = [int(d) for d in text]
     if len(digits) != rules.pegs:
         expected = trn("expected {count} peg, got {got}", "expected {count} pegs, got {got}",
                        rules.pegs, got=len(digits))
-        raise InvalidCode(f"{expected}: {_type_pegs(rules)}")
+        raise InvalidCode(_then(expected, _type_pegs(rules)))
     for position, digit in enumerate(digits, start=1):
         if not 1 <= digit <= rules.colors:
             raise InvalidCode(tr(
@@ -110,8 +110,14 @@ def parse_code(text: str | Sequence[int], rules: Rules) -> Code:
             fix = trn("use {count} different colour, like {example}",
                       "use {count} different colours, like {example}", rules.pegs,
                       example=example(rules))
-            raise InvalidCode(f"{problem}: {fix}")
+            raise InvalidCode(_then(problem, fix))
     return tuple(digits)
+
+
+def _then(problem: str, fix: str) -> str:
+    """What is wrong, then how to put it right, punctuated as the reader's language does."""
+    # TRANSLATORS: joins what is wrong with a code to how to type it right.
+    return tr("{problem}: {fix}", problem=problem, fix=fix)
 
 
 def _type_pegs(rules: Rules) -> str:
