@@ -24,6 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from i18n import tr
+from i18n.numbers import number
+
 from .codes import Code
 from .filtering import FILTER_CHUNK, _HalfGroups, filter_possible
 from .rules import Rules
@@ -142,16 +145,20 @@ def verdict(*, won: bool, before: int, after: int, worst: int, solver_worst: int
             was_possible: bool) -> str:
     """One line on a move, judged by what it risked (its worst case), not by its luck."""
     if won:
-        return "found it" if before == 1 else f"found it: a 1 in {before:,} shot"
+        return tr("found it") if before == 1 else tr("found it: a 1 in {codes} shot",
+                                                     codes=number(before))
     if before == 1:
-        return "only one code was left: it wins at once"
+        return tr("only one code was left: it wins at once")
     if worst <= solver_worst:
-        return "best possible" if was_possible or solver_worst > 1 else "best possible split"
+        return tr("best possible") if was_possible or solver_worst > 1 else tr(
+            "best possible split")
     if worst <= solver_worst * 1.5 or worst - solver_worst <= 2:
-        return "good"
+        return tr("good")
     if after > solver_worst:
-        return f"left {after:,} where {solver_worst:,} was possible"
-    return f"risky: could have left {worst:,} where {solver_worst:,} was possible"
+        return tr("left {left} where {best} was possible", left=number(after),
+                  best=number(solver_worst))
+    return tr("risky: could have left {left} where {best} was possible", left=number(worst),
+              best=number(solver_worst))
 
 
 def analyse(

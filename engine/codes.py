@@ -14,6 +14,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
+from i18n import tr, trn
+
 from .colors import BY_EMOJI, BY_LETTER, PALETTE, letters
 from .errors import InvalidCode
 from .rules import MAX_COLORS, Rules
@@ -36,10 +38,10 @@ def _describe_char(ch: str) -> str:
 def _read_symbols(text: str, rules: Rules | None) -> list[int]:
     """Turn text into colour digits without checking them against the rules yet."""
     if len(text) > MAX_INPUT_CHARS:
-        raise InvalidCode(
-            f"that is {len(text)} characters long; a code is just its colours, like "
-            f"{example(rules)}"
-        )
+        raise InvalidCode(trn(
+            "that is {count} character long; a code is just its colours, like {example}",
+            "that is {count} characters long; a code is just its colours, like {example}",
+            len(text), example=example(rules)))
     digits: list[int] = []
     position = 0
     for raw in text:
@@ -59,10 +61,10 @@ def _read_symbols(text: str, rules: Rules | None) -> list[int]:
             digits.append(BY_LETTER[ch.upper()].digit)
         else:
             colours = rules.colors if rules else MAX_COLORS
-            raise InvalidCode(
-                f"unknown character {_describe_char(raw)} at peg {position}: use the digits "
-                f"1-{colours} or the letters {letters(colours)}"
-            )
+            raise InvalidCode(tr(
+                "unknown character {character} at peg {position}: use the digits "
+                "1-{colours} or the letters {letters}", character=_describe_char(raw),
+                position=position, colours=colours, letters=letters(colours)))
     return digits
 
 
@@ -81,38 +83,54 @@ def parse_code(text: str | Sequence[int], rules: Rules) -> Code:
     if isinstance(text, str):
         stripped = text.strip()
         if not stripped:
-            raise InvalidCode(
-                f"the code is empty: type {rules.pegs} colours, like {example(rules)}"
-            )
+            empty = tr("the code is empty")
+            raise InvalidCode(_then(empty, _type_pegs(rules)))
         digits = _read_symbols(stripped, rules)
     else:
         digits = [int(d) for d in text]
     if len(digits) != rules.pegs:
-        raise InvalidCode(
-            f"expected {rules.pegs} pegs, got {len(digits)}: type {rules.pegs} colours, "
-            f"like {example(rules)}"
-        )
+        expected = trn("expected {count} peg, got {got}", "expected {count} pegs, got {got}",
+                       rules.pegs, got=len(digits))
+        raise InvalidCode(_then(expected, _type_pegs(rules)))
     for position, digit in enumerate(digits, start=1):
         if not 1 <= digit <= rules.colors:
-            name = PALETTE[digit - 1].letter + " = " if 1 <= digit <= len(PALETTE) else ""
-            raise InvalidCode(
-                f"colour {digit} ({name}{_name(digit)}) at peg {position} is out of range: "
-                f"this game uses colours 1-{rules.colors} ({letters(rules.colors)})"
-            )
+            raise InvalidCode(tr(
+                "colour {digit} ({colour}) at peg {position} is out of range: this game uses "
+                "colours 1-{colours} ({letters})", digit=digit, colour=_name(digit),
+                position=position, colours=rules.colors, letters=letters(rules.colors)))
     if not rules.repeats:
         repeated = [d for d, n in Counter(digits).items() if n > 1]
         if repeated:
-            d = repeated[0]
-            times = {2: "twice"}.get(digits.count(d), f"{digits.count(d)} times")
-            raise InvalidCode(
-                f"colour {d} appears {times}, but repeats are off in this game: "
-                f"use {rules.pegs} different colours, like {example(rules)}"
-            )
+            d, times = repeated[0], digits.count(repeated[0])
+            problem = tr("colour {digit} appears twice, but repeats are off in this game",
+                         digit=d) if times == 2 else trn(
+                "colour {digit} appears {count} time, but repeats are off in this game",
+                "colour {digit} appears {count} times, but repeats are off in this game",
+                times, digit=d)
+            fix = trn("use {count} different colour, like {example}",
+                      "use {count} different colours, like {example}", rules.pegs,
+                      example=example(rules))
+            raise InvalidCode(_then(problem, fix))
     return tuple(digits)
 
 
+def _then(problem: str, fix: str) -> str:
+    """What is wrong, then how to put it right, punctuated as the reader's language does."""
+    # TRANSLATORS: joins what is wrong with a code to how to type it right.
+    return tr("{problem}: {fix}", problem=problem, fix=fix)
+
+
+def _type_pegs(rules: Rules) -> str:
+    """How to type a code of these rules right."""
+    return trn("type {count} colour, like {example}", "type {count} colours, like {example}",
+               rules.pegs, example=example(rules))
+
+
 def _name(digit: int) -> str:
-    return PALETTE[digit - 1].name if 1 <= digit <= len(PALETTE) else "no such colour"
+    """``N = brown``: a digit's letter and colour name, for a digit out of a game's range."""
+    if not 1 <= digit <= len(PALETTE):
+        return tr("no such colour")
+    return f"{PALETTE[digit - 1].letter} = {PALETTE[digit - 1].spoken}"
 
 
 def as_code(value: str | Sequence[int]) -> Code:
@@ -122,10 +140,11 @@ def as_code(value: str | Sequence[int]) -> Code:
     else:
         digits = [int(d) for d in value]
     if not digits:
-        raise InvalidCode("the code is empty")
+        raise InvalidCode(tr("the code is empty"))
     for position, digit in enumerate(digits, start=1):
         if not 1 <= digit <= MAX_COLORS:
-            raise InvalidCode(f"colour {digit} at peg {position} is out of range: use 1-9")
+            raise InvalidCode(tr("colour {digit} at peg {position} is out of range: use 1-9",
+                                 digit=digit, position=position))
     return tuple(digits)
 
 

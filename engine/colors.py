@@ -2,12 +2,16 @@
 
 The terminal, the parser and the Discord board all read it, so a colour looks and
 is typed the same way everywhere. Letters follow the usual Mastermind names; black
-is ``K`` (as in CMYK) so that ``B`` can stay blue.
+is ``K`` (as in CMYK) so that ``B`` can stay blue. A colour's letter is the same in every
+language (a code pasted between players means the same thing); its name is translated
+(:attr:`PegColor.spoken`), while ``name`` stays the English identifier (emoji names).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from i18n import trc
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +20,11 @@ class PegColor:
     letter: str
     name: str
     emoji: str
+
+    @property
+    def spoken(self) -> str:
+        """The colour's name in the reader's language (``name`` is the identifier)."""
+        return _spoken(self.digit)
 
 
 PALETTE: tuple[PegColor, ...] = (
@@ -43,3 +52,23 @@ def color(digit: int) -> PegColor:
 def letters(colors: int) -> str:
     """The letters of the first ``colors`` colours, e.g. ``R O Y G B P``."""
     return " ".join(c.letter for c in PALETTE[:colors])
+
+
+
+#: Each colour's name, looked up when said (one literal call each, so the catalogs list them;
+#: context "colour": a peg's colour, not a key peg's "black"/"white").
+_SPOKEN = (
+    lambda: trc("colour", "red"),
+    lambda: trc("colour", "orange"),
+    lambda: trc("colour", "yellow"),
+    lambda: trc("colour", "green"),
+    lambda: trc("colour", "blue"),
+    lambda: trc("colour", "purple"),
+    lambda: trc("colour", "brown"),
+    lambda: trc("colour", "white"),
+    lambda: trc("colour", "black"),
+)
+
+
+def _spoken(digit: int) -> str:
+    return _SPOKEN[digit - 1]()

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from i18n import tr
+from i18n.numbers import number
+
 from .rules import Rules
 from .solver import history_key
 from .space import space_for
@@ -73,10 +76,9 @@ def evaluate(
     chosen = get_strategy(strategy)
     space = space_for(rules)
     if space.size > EVALUATE_LIMIT:
-        raise ValueError(
-            f"{rules.size_label} has {space.size:,} codes; evaluate plays every one and "
-            f"supports up to {EVALUATE_LIMIT:,}"
-        )
+        raise ValueError(tr(
+            "{size} has {codes} codes; evaluate plays every one and supports up to {limit}",
+            size=rules.size_label, codes=number(space.size), limit=number(EVALUATE_LIMIT)))
     started = time.perf_counter()
     result = Evaluation(chosen.name, rules, space.size)
     done = 0

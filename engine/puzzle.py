@@ -18,6 +18,8 @@ from enum import StrEnum
 
 import numpy as np
 
+from i18n import tr
+
 from .codes import Code, as_code
 from .errors import MastermindError
 from .rules import Rules
@@ -179,7 +181,8 @@ def generate(rules: Rules, level: Level = Level.MEDIUM, *, seed: int | None = No
         puzzle = _attempt(rules, level, rng)
         if puzzle is not None:
             return puzzle
-    raise PuzzleError(f"no {level} puzzle found at {rules.pegs}x{rules.colors}")
+    raise PuzzleError(tr("no {level} puzzle found at {size}", level=level,
+                         size=f"{rules.pegs}x{rules.colors}"))
 
 
 def verify(puzzle: Puzzle) -> None:

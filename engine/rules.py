@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from i18n import tr, trn
+
 from .errors import InvalidRules
 
 MIN_PEGS, MAX_PEGS = 2, 8
@@ -31,14 +33,17 @@ class Rules:
             ("max_guesses", self.max_guesses, MIN_GUESSES, MAX_GUESSES),
         ):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidRules(f"{name} must be a whole number (got {value!r})")
+                raise InvalidRules(tr("{name} must be a whole number (got {value})",
+                                      name=name, value=repr(value)))
             if not low <= value <= high:
-                raise InvalidRules(f"{name} must be between {low} and {high} (got {value})")
+                raise InvalidRules(tr("{name} must be between {low} and {high} (got {value})",
+                                      name=name, low=low, high=high, value=value))
         if not self.repeats and self.colors < self.pegs:
-            raise InvalidRules(
-                f"without repeats every peg needs its own colour: {self.pegs} pegs need at "
-                f"least {self.pegs} colours (got {self.colors})"
-            )
+            raise InvalidRules(trn(
+                "without repeats every peg needs its own colour: {count} pegs need at least "
+                "{count} colours (got {colours})",
+                "without repeats every peg needs its own colour: {count} pegs need at least "
+                "{count} colours (got {colours})", self.pegs, colours=self.colors))
 
     @property
     def code_count(self) -> int:
@@ -51,11 +56,14 @@ class Rules:
         return count
 
     def describe(self) -> str:
-        """A short human label such as ``4 pegs · 6 colours · 10 guesses · repeats on``."""
-        repeats = "repeats on" if self.repeats else "no repeats"
-        return (
-            f"{self.pegs} pegs · {self.colors} colours · {self.max_guesses} guesses · {repeats}"
-        )
+        """A short label such as ``4 pegs · 6 colours · 10 guesses · repeats on``, in the
+        reader's language."""
+        return " · ".join((
+            trn("{count} peg", "{count} pegs", self.pegs),
+            trn("{count} colour", "{count} colours", self.colors),
+            trn("{count} guess", "{count} guesses", self.max_guesses),
+            tr("repeats on") if self.repeats else tr("no repeats"),
+        ))
 
     @property
     def size_label(self) -> str:

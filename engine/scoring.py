@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
+from i18n import tr, trn
+
 from .codes import Code, as_code, format_code
 from .errors import InvalidCode, InvalidFeedback
 from .memory import Cache
@@ -37,14 +39,15 @@ class Feedback(NamedTuple):
         return cls(black, white)
 
     def __str__(self) -> str:
-        return f"{self.black} black, {self.white} white"
+        return tr("{black} black, {white} white", black=self.black, white=self.white)
 
 
 def score(secret: str | Sequence[int], guess: str | Sequence[int]) -> Feedback:
     """Score ``guess`` against ``secret``; both may be strings like ``"1123"`` or digit tuples."""
     s, g = as_code(secret), as_code(guess)
     if len(s) != len(g):
-        raise InvalidCode(f"the codes have different lengths ({len(s)} and {len(g)})")
+        raise InvalidCode(tr("the codes have different lengths ({first} and {second})",
+                             first=len(s), second=len(g)))
     return score_codes(s, g)
 
 
@@ -102,16 +105,19 @@ def validate_feedback(rules: Rules, guess: Code, feedback: Feedback | tuple[int,
     black, white = (int(x) for x in feedback)
     pegs = rules.pegs
     if not 0 <= black <= pegs or not 0 <= white <= pegs:
-        raise InvalidFeedback(f"black and white must each be between 0 and {pegs}")
+        raise InvalidFeedback(tr("black and white must each be between 0 and {pegs}",
+                                 pegs=pegs))
     if black + white > pegs:
-        raise InvalidFeedback(
-            f"{black} black + {white} white = {black + white}, but there are only {pegs} pegs"
-        )
+        raise InvalidFeedback(trn(
+            "{black} black + {white} white = {total}, but there is only {count} peg",
+            "{black} black + {white} white = {total}, but there are only {count} pegs",
+            pegs, black=black, white=white, total=black + white))
     if black == pegs - 1 and white == 1:
-        raise InvalidFeedback(
-            f"{black} black and 1 white can't happen: if {black} pegs are right, the last "
-            f"peg can't be a right colour in the wrong place"
-        )
+        raise InvalidFeedback(trn(
+            "{count} black and 1 white can't happen: if {count} peg is right, the last peg "
+            "can't be a right colour in the wrong place",
+            "{count} black and 1 white can't happen: if {count} pegs are right, the last peg "
+            "can't be a right colour in the wrong place", black))
     fb = Feedback(black, white)
     if fb in possible_feedbacks(rules, guess):
         return fb
@@ -119,13 +125,13 @@ def validate_feedback(rules: Rules, guess: Code, feedback: Feedback | tuple[int,
     distinct = len(set(guess))
     if not rules.repeats and black + white < 2 * pegs - rules.colors:
         least = 2 * pegs - rules.colors
-        raise InvalidFeedback(
-            f"without repeats, {pegs} different colours out of {rules.colors} always share at "
-            f"least {least} with {shown}: black + white must be at least {least}"
-        )
+        raise InvalidFeedback(tr(
+            "without repeats, {pegs} different colours out of {colours} always share at "
+            "least {least} with {code}: black + white must be at least {least}",
+            pegs=pegs, colours=rules.colors, least=least, code=shown))
     if distinct == 1 and white:
-        raise InvalidFeedback(
-            f"{shown} is all one colour, so every peg of that colour in your code is black: "
-            f"white must be 0"
-        )
-    raise InvalidFeedback(f"no code gives {fb} for {shown} under these rules")
+        raise InvalidFeedback(tr(
+            "{code} is all one colour, so every peg of that colour in your code is black: "
+            "white must be 0", code=shown))
+    raise InvalidFeedback(tr("no code gives {reply} for {code} under these rules",
+                             reply=fb, code=shown))

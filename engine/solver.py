@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from i18n import tr, trn
+
 from .codes import Code, format_code, parse_code
 from .errors import InconsistentFeedback
 from .filtering import filter_possible
@@ -40,10 +42,9 @@ class Mistake:
     correct: Feedback
 
     def __str__(self) -> str:
-        return (
-            f"turn {self.turn}: {format_code(self.guess)} was answered {self.given}, "
-            f"but the right reply was {self.correct}"
-        )
+        return tr("turn {turn}: {code} was answered {given}, but the right reply was {correct}",
+                  turn=self.turn, code=format_code(self.guess), given=self.given,
+                  correct=self.correct)
 
 
 def history_key(space: CodeSpace, turns: Iterable[tuple[int, int]]) -> bytes:
@@ -183,9 +184,11 @@ class SolverSession:
 
     def _raise_if_inconsistent(self) -> None:
         if self._turns and self.remaining == 0:
-            raise InconsistentFeedback(
-                f"no code fits all {len(self._turns)} replies: one of them is wrong "
-                f"(take back the last reply, or reveal your code to see which)",
+            raise InconsistentFeedback(trn(
+                "no code fits the {count} reply: it is wrong (take back the last reply, or "
+                "reveal your code to see which)",
+                "no code fits all {count} replies: one of them is wrong (take back the last "
+                "reply, or reveal your code to see which)", len(self._turns)),
                 turn=len(self._turns),
             )
 

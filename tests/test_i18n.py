@@ -88,14 +88,16 @@ def _calls(tree: ast.AST):
 @pytest.mark.parametrize("folder", ["bot", "cli", "engine", "i18n"])
 def test_every_catalog_call_names_its_words_literally(folder):
     """Only literal strings can be extracted into the catalogs: no f-strings, no computed
-    text. The one exception: ``tr(NAME)`` of a constant (or class attribute) whose value is
-    ``mark("...")`` where it is defined, so its words are in the catalogs."""
+    text. The one exception: ``tr(NAME)`` of a constant, class attribute or field whose value
+    is ``mark("...")`` where it is defined, so its words are in the catalogs."""
     literal_args = {"tr": (0,), "trn": (0, 1), "trc": (0, 1), "mark": (0,)}
     trees = {path: ast.parse(path.read_text(), str(path))
              for top in ("bot", "cli", "engine", "i18n") for path in (ROOT / top).rglob("*.py")}
     marked = {_target_name(target) for tree in trees.values() for node in ast.walk(tree)
               if isinstance(node, ast.Assign | ast.AnnAssign) and _is_mark(node.value)
               for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
+    marked |= {node.arg for tree in trees.values() for node in ast.walk(tree)
+               if isinstance(node, ast.keyword) and _is_mark(node.value)}  # Strategy(x=mark())
     for path, tree in trees.items():
         if path.parts[len(ROOT.parts)] != folder or path.name == "catalogs.py":
             continue
@@ -118,6 +120,31 @@ def _is_mark(value) -> bool:
 def _target_name(node) -> str | None:
     return node.id if isinstance(node, ast.Name) else (
         node.attr if isinstance(node, ast.Attribute) else None)
+
+
+def _area_files(area: str):
+    for rel in AREAS[area]:
+        path = ROOT / rel
+        yield from sorted(path.rglob("*.py")) if path.is_dir() else [path]
+
+
+@pytest.mark.parametrize("area", sorted(AREAS))
+def test_every_literal_call_reaches_its_areas_template(area):
+    """A call the extractor can't see (inside an f-string's braces) would never be
+    translated: every literal the code asks for is in its area's template."""
+    template = keys(code_template(area))
+    ids = {message for _, message in template}
+    for path in _area_files(area):
+        if not path.exists():
+            continue
+        for call in _calls(ast.parse(path.read_text(), str(path))):
+            name = call.func.id  # type: ignore[attr-defined]
+            index = 1 if name == "trc" else 0
+            arg = call.args[index] if index < len(call.args) else None
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                assert arg.value in ids, (
+                    f"{path.relative_to(ROOT)}:{call.lineno}: {arg.value[:60]!r} is not "
+                    f"extracted (a call inside an f-string? build the text outside it)")
 
 
 @pytest.mark.parametrize(("code", "catalog"), [

@@ -8,6 +8,8 @@ from typing import Any
 import discord
 
 from engine import format_code
+from i18n import tr, trn
+from i18n.numbers import number
 
 from ..core.enums import GameKind
 from ..core.errors import (
@@ -44,7 +46,8 @@ def mention(user_id: int) -> str:
 
 
 def guesses(n: int) -> str:
-    return f"{n} {'guess' if n == 1 else 'guesses'}"
+    """``1 guess``, ``3 guesses``: in the reader's language and plural form."""
+    return trn("{count} guess", "{count} guesses", n)
 
 
 def player_name(name: str, limit: int = 40) -> str:
@@ -59,8 +62,13 @@ def player_name(name: str, limit: int = 40) -> str:
 
 
 def hours(seconds: float) -> str:
+    """``1 hour``, ``48 hours``, ``0.5 hours`` (``0,5 Stunden``): a fraction takes the plural
+    (and the reader's decimal sign); whole hours the plural form of their count."""
     value = seconds / 3600
-    return "1 hour" if value == 1 else f"{value:g} hours"
+    if value == int(value):
+        return trn("{count} hour", "{count} hours", int(value))
+    # TRANSLATORS: a fraction of hours such as 0.5 or 1.5 (the number is already written).
+    return tr("{hours} hours", hours=number(round(value, 2)))
 
 
 def board_link(game: GameRecord) -> str:
@@ -74,67 +82,104 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _kind(game: GameRecord) -> str:
-    return "game" if game.kind is GameKind.BREAKER else "challenge"
+def _is_game(game: GameRecord) -> bool:
+    """A breaker game (people guess the bot's code), not a challenge (the bot guesses)."""
+    return game.kind is GameKind.BREAKER
 
 
 def _its_code(game: GameRecord) -> str:
     """How an abandoned game's code is revealed: the bot's own, shown; a challenger's, never
     told to the bot, said to be unrevealed (not left out, as if forgotten)."""
     if game.secret:
-        return f"its code was {code_line(game.secret)}"
-    return f"its code was never revealed (only {mention(game.started_by)} knew it)"
+        return tr("its code was {code}", code=code_line(game.secret))
+    return tr("its code was never revealed (only {player} knew it)",
+              player=mention(game.started_by))
 
 
 def abandoned_note(game: GameRecord) -> str:
     """Said when a new game replaces one that had gone idle."""
-    whose = (f"Your previous private {_kind(game)}" if game.private
-             else f"The previous {_kind(game)} here")
-    return (f"{whose} (#{game.id}) had no move for too long and was abandoned; "
-            f"{_its_code(game)}.")
+    values = {"id": game.id, "code": _its_code(game)}
+    if game.private and _is_game(game):
+        return tr("Your previous private game (#{id}) had no move for too long and was "
+                  "abandoned; {code}.", **values)
+    if game.private:
+        return tr("Your previous private challenge (#{id}) had no move for too long and was "
+                  "abandoned; {code}.", **values)
+    if _is_game(game):
+        return tr("The previous game here (#{id}) had no move for too long and was "
+                  "abandoned; {code}.", **values)
+    return tr("The previous challenge here (#{id}) had no move for too long and was "
+              "abandoned; {code}.", **values)
 
 
 def _no_game(error: NoGameRunning) -> str:
-    start = "Start one with `/mastermind new`."
     game = error.abandoned
     if game is None:
-        return f"No game is running in this channel. {start}"
-    again = "`/challenge`" if game.kind is GameKind.CHALLENGE else "`/mastermind new`"
-    return (f"The last {_kind(game)} here went {hours(error.idle_timeout)} without a move and "
-            f"was abandoned; {_its_code(game)}. Start a new one with {again}.")
+        return tr("No game is running in this channel. Start one with `/mastermind new`.")
+    values = {"hours": hours(error.idle_timeout), "code": _its_code(game)}
+    if game.kind is GameKind.CHALLENGE:
+        return tr("The last challenge here went {hours} without a move and was abandoned; "
+                  "{code}. Start a new one with `/challenge`.", **values)
+    return tr("The last game here went {hours} without a move and was abandoned; {code}. "
+              "Start a new one with `/mastermind new`.", **values)
 
 
 def _no_private_game(error: NoPrivateGame) -> str:
-    start = "Start one with `/mastermind new private:True` (or `/challenge private:True`)."
+    start = tr("Start one with `/mastermind new private:True` (or `/challenge private:True`).")
     game = error.abandoned
     if game is None:
-        return f"You have no private game running. {start}"
-    code = f" (the code was {code_line(game.secret)})" if game.secret else ""
-    return (f"Your private game went {hours(error.idle_timeout)} without a move and was "
-            f"abandoned{code}. {start}")
+        none = tr("You have no private game running.")
+        return f"{none} {start}"
+    idle = hours(error.idle_timeout)
+    if game.secret:
+        gone = tr("Your private game went {hours} without a move and was abandoned (the code "
+                  "was {code}).", hours=idle, code=code_line(game.secret))
+    else:
+        gone = tr("Your private game went {hours} without a move and was abandoned.",
+                  hours=idle)
+    return f"{gone} {start}"
 
 
 def _private_running(game: GameRecord) -> str:
-    what = "game" if game.kind is GameKind.BREAKER else "challenge"
-    how = ("`/guess` plays it" if game.kind is GameKind.BREAKER
-           else "answer its guesses with the buttons or `/feedback`")
-    where = f"<#{game.channel_id}>" if game.guild_id else "a DM"
-    return (f"Your private {what} #{game.id} is still running ({guesses(game.turns_used)} in, "
-            f"started in {where}): {how}, `/mastermind board` shows it, "
-            f"`/mastermind quit game:private` ends it. One private game at a time.")
+    where = f"<#{game.channel_id}>" if game.guild_id else tr("a DM")
+    values = {"id": game.id, "where": where}
+    if _is_game(game):
+        return trn(
+            "Your private game #{id} is still running ({count} guess in, started in "
+            "{where}): `/guess` plays it, `/mastermind board` shows it, `/mastermind quit "
+            "game:private` ends it. One private game at a time.",
+            "Your private game #{id} is still running ({count} guesses in, started in "
+            "{where}): `/guess` plays it, `/mastermind board` shows it, `/mastermind quit "
+            "game:private` ends it. One private game at a time.", game.turns_used, **values)
+    return trn(
+        "Your private challenge #{id} is still running ({count} guess in, started in "
+        "{where}): answer its guesses with the buttons or `/feedback`, `/mastermind board` "
+        "shows it, `/mastermind quit game:private` ends it. One private game at a time.",
+        "Your private challenge #{id} is still running ({count} guesses in, started in "
+        "{where}): answer its guesses with the buttons or `/feedback`, `/mastermind board` "
+        "shows it, `/mastermind quit game:private` ends it. One private game at a time.",
+        game.turns_used, **values)
 
 
 def _already_running(game: GameRecord) -> str:
-    what = "A Mastermind game" if game.kind is GameKind.BREAKER else "A `/challenge`"
     link = board_link(game)
-    where = f" (board: {link})" if link else ""
-    how = (
-        "`/mastermind board` shows it, `/guess` plays it, `/mastermind quit` ends it"
-        if game.kind is GameKind.BREAKER
-        else "answer its guesses, or end it with `/mastermind quit`"
-    )
-    return (f"{what} started by {mention(game.started_by)} is already running in this "
-            f"channel, {guesses(game.turns_used)} in{where}: {how}. One game per channel.")
+    values = {"player": mention(game.started_by),
+              "board": " " + tr("(board: {link})", link=link) if link else ""}
+    if _is_game(game):
+        return trn(
+            "A Mastermind game started by {player} is already running in this channel, "
+            "{count} guess in{board}: `/mastermind board` shows it, `/guess` plays it, "
+            "`/mastermind quit` ends it. One game per channel.",
+            "A Mastermind game started by {player} is already running in this channel, "
+            "{count} guesses in{board}: `/mastermind board` shows it, `/guess` plays it, "
+            "`/mastermind quit` ends it. One game per channel.", game.turns_used, **values)
+    return trn(
+        "A `/challenge` started by {player} is already running in this channel, {count} "
+        "guess in{board}: answer its guesses, or end it with `/mastermind quit`. One game "
+        "per channel.",
+        "A `/challenge` started by {player} is already running in this channel, {count} "
+        "guesses in{board}: answer its guesses, or end it with `/mastermind quit`. One game "
+        "per channel.", game.turns_used, **values)
 
 
 def _out_of_date(error: OutOfDate) -> str:
@@ -142,50 +187,56 @@ def _out_of_date(error: OutOfDate) -> str:
     ``/feedback``; a board that had moved on, or another action stored a moment before."""
     current = len(error.game.replies) + 1  # the guess on the board as the action read it
     link = board_link(error.game)
-    latest = f"the latest board ({link})" if link else "the latest board"
+    latest = tr("the latest board ({link})", link=link) if link else tr("the latest board")
+    turn = error.given_turn
     if error.action == "reveal":
-        return ("The challenge moved on while you typed your code (another reply or "
-                f"take-back came first), so it was not revealed. Nothing was stored: use "
-                f"{latest} and reveal again.")
+        return tr("The challenge moved on while you typed your code (another reply or "
+                  "take-back came first), so it was not revealed. Nothing was stored: use "
+                  "{latest} and reveal again.", latest=latest)
     if error.action == "take back":
         if error.raced:
-            return (f"Your reply to guess {error.given_turn} changed a moment before this "
-                    f"click (taken back, or answered by another click), so nothing was taken "
-                    f"back: use {latest}.")
-        return (f"That button takes back your reply to guess {error.given_turn}, but your "
-                f"last reply is to guess {current - 1} now: use {latest}. Nothing was stored.")
-    if error.given_turn is None and error.raced:
-        return (f"Another reply to guess {current} was stored a moment before yours. Nothing "
-                f"was stored from yours: the latest board in this channel shows my next "
-                f"guess.")
-    if error.given_turn is None:
-        return (f"My guess {current} went up after you typed that, so your reply would answer "
-                f"a guess you hadn't seen. Nothing was stored: look at {latest} and answer "
-                f"again.")
+            return tr("Your reply to guess {turn} changed a moment before this click (taken "
+                      "back, or answered by another click), so nothing was taken back: use "
+                      "{latest}.", turn=turn, latest=latest)
+        return tr("That button takes back your reply to guess {turn}, but your last reply is "
+                  "to guess {last} now: use {latest}. Nothing was stored.", turn=turn,
+                  last=current - 1, latest=latest)
+    if turn is None and error.raced:
+        return tr("Another reply to guess {current} was stored a moment before yours. Nothing "
+                  "was stored from yours: the latest board in this channel shows my next "
+                  "guess.", current=current)
+    if turn is None:
+        return tr("My guess {current} went up after you typed that, so your reply would "
+                  "answer a guess you hadn't seen. Nothing was stored: look at {latest} and "
+                  "answer again.", current=current, latest=latest)
     if error.raced:
-        return (f"Guess {error.given_turn} was answered a moment before this click (a double "
-                f"click?). Nothing was stored from this one: use {latest}.")
-    return (f"That button belongs to guess {error.given_turn}, but I'm on guess {current} "
-            f"now: use {latest}. Nothing was stored.")
+        return tr("Guess {turn} was answered a moment before this click (a double click?). "
+                  "Nothing was stored from this one: use {latest}.", turn=turn, latest=latest)
+    return tr("That button belongs to guess {turn}, but I'm on guess {current} now: use "
+              "{latest}. Nothing was stored.", turn=turn, current=current, latest=latest)
 
 
 def _not_your_game(game: GameRecord) -> str:
-    keep = ("You can keep guessing with `/guess`!" if game.kind is GameKind.BREAKER
-            else "It ends by itself when the code is broken.")
-    return (f"Only {mention(game.started_by)}, who started this game, or someone with the "
-            f"Manage Messages permission can end it. {keep}")
+    starter = mention(game.started_by)
+    if _is_game(game):
+        return tr("Only {player}, who started this game, or someone with the Manage Messages "
+                  "permission can end it. You can keep guessing with `/guess`!",
+                  player=starter)
+    return tr("Only {player}, who started this game, or someone with the Manage Messages "
+              "permission can end it. It ends by itself when the code is broken.",
+              player=starter)
 
 
 def _wrong_kind(error: WrongKindOfGame) -> tuple[str, str]:
     if error.game is not None and error.game.private:
-        return "Your private game is a challenge", (
+        return tr("Your private game is a challenge"), tr(
             "In your private game I break *your* code: answer my guesses with its buttons or "
             "`/feedback`. `/mastermind board game:private` shows it.")
     if error.game is not None:
-        return "A challenge is running here", (
+        return tr("A challenge is running here"), tr(
             "The bot is breaking someone's code in this channel right now, so there is no "
             "code to guess. Answer its guesses with the buttons or `/feedback`.")
-    return "No challenge here", (
+    return tr("No challenge here"), tr(
         "No challenge is running in this channel. Start one with `/challenge`: think of a "
         "code and I will try to break it.")
 
@@ -207,115 +258,128 @@ def says(*kinds: type[UserError]) -> Callable[[Words], Words]:
 
 
 def describe_user_error(error: UserError) -> tuple[str, str]:
-    """(title, message) for a player's mistake."""
+    """(title, message) for a player's mistake, in the language being spoken."""
     for kind in type(error).__mro__:
         words = _WORDS.get(kind)
         if words is not None:
             return words(error)
-    return "That didn't work", str(error)
+    return tr("That didn't work"), str(error)
 
 
-says(NoGameRunning)(lambda e: ("No game is running here", _no_game(e)))
-says(NoPrivateGame)(lambda e: ("No private game", _no_private_game(e)))
-says(GameAlreadyRunning)(lambda e: ("A game is already running here", _already_running(e.game)))
-says(PrivateGameRunning)(lambda e: ("You have a private game", _private_running(e.game)))
-says(NotYourGame)(lambda e: ("You can't end this game", _not_your_game(e.game)))
+says(NoGameRunning)(lambda e: (tr("No game is running here"), _no_game(e)))
+says(NoPrivateGame)(lambda e: (tr("No private game"), _no_private_game(e)))
+says(GameAlreadyRunning)(lambda e: (tr("A game is already running here"),
+                                    _already_running(e.game)))
+says(PrivateGameRunning)(lambda e: (tr("You have a private game"), _private_running(e.game)))
+says(NotYourGame)(lambda e: (tr("You can't end this game"), _not_your_game(e.game)))
 says(WrongKindOfGame)(_wrong_kind)
-says(OutOfDate)(lambda e: ("That board is out of date", _out_of_date(e)))
-says(NothingToTakeBack)(lambda e: ("Nothing to take back", "There is no reply to take back yet."))
-says(BadRules)(lambda e: ("Those rules don't work", f"{_capital(e.reason)}."))
-says(NotYourPrompt)(lambda e: ("That's not yours", "Only the person who asked can confirm this."))
-says(UnknownStrategy)(lambda e: (
-    "Unknown strategy", f"Unknown strategy {e.name!r}: choose one from the list."))
+says(OutOfDate)(lambda e: (tr("That board is out of date"), _out_of_date(e)))
+says(NothingToTakeBack)(lambda e: (tr("Nothing to take back"),
+                                   tr("There is no reply to take back yet.")))
+says(BadRules)(lambda e: (tr("Those rules don't work"), f"{_capital(e.reason)}."))
+says(NotYourPrompt)(lambda e: (tr("That's not yours"),
+                               tr("Only the person who asked can confirm this.")))
+says(UnknownStrategy)(lambda e: (tr("Unknown strategy"), tr(
+    "Unknown strategy {name}: choose one from the list.", name=repr(e.name))))
 
 
 @says(TooLate)
 def _too_late(error: TooLate) -> tuple[str, str]:
     game = error.game
-    return "This game is over", (
-        f"Too late: {mention(game.winner_id or 0)} already broke the code "
-        f"{code_line(game.secret or ())} in {guesses(game.turns_used)}. "
-        f"Start a new game with `/mastermind new`.")
+    return tr("This game is over"), trn(
+        "Too late: {player} already broke the code {code} in {count} guess. Start a new "
+        "game with `/mastermind new`.",
+        "Too late: {player} already broke the code {code} in {count} guesses. Start a new "
+        "game with `/mastermind new`.", game.turns_used, player=mention(game.winner_id or 0),
+        code=code_line(game.secret or ()))
 
 
 @says(NotYourChallenge)
 def _not_your_challenge(error: NotYourChallenge) -> tuple[str, str]:
-    return "This is not your challenge", (
-        f"This is not your challenge: only {mention(error.game.started_by)} knows the "
-        f"code. Start your own with `/challenge` in another channel, or when this one "
-        f"ends.")
+    return tr("This is not your challenge"), tr(
+        "This is not your challenge: only {player} knows the code. Start your own with "
+        "`/challenge` in another channel, or when this one ends.",
+        player=mention(error.game.started_by))
 
 
 @says(AlreadyGuessed)
 def _already_guessed(error: AlreadyGuessed) -> tuple[str, str]:
     g = error.earlier
-    return "Already on the board", (
-        f"`{format_code(g.code)}` was already guessed on turn {g.turn} "
-        f"({g.feedback.black} black, {g.feedback.white} white), so it costs no turn. "
-        f"Try a code that fits every row.")
+    return tr("Already on the board"), tr(
+        "`{code}` was already guessed on turn {turn} ({reply}), so it costs no turn. Try a "
+        "code that fits every row.", code=format_code(g.code), turn=g.turn, reply=g.feedback)
 
 
 @says(AlreadyDone)
 def _already_done(error: AlreadyDone) -> tuple[str, str]:
-    return "Already done", (
+    return tr("Already done"), tr(
         "That action arrived twice; it was applied once, the first time. Nothing more "
         "was stored.")
 
 
 @says(MalformedButton)
 def _malformed_button(error: MalformedButton) -> tuple[str, str]:
-    return "That button is out of date", (
+    return tr("That button is out of date"), tr(
         "I can't read that button: it comes from an older version of the bot. Nothing "
         "was changed. Use the latest board, or `/mastermind board` to show it.")
 
 
-_STORAGE_REASONS = {"busy": "the database is busy", "disk full": "the server's disk is full",
-                    "read-only": "the database file is read-only",
-                    "disk error": "the disk reported an error"}
+def _storage_reason(reason: str) -> str:
+    """Why the database refused a write, in the reader's words (an unknown reason as is)."""
+    if reason == "busy":
+        return tr("the database is busy")
+    if reason == "disk full":
+        return tr("the server's disk is full")
+    if reason == "read-only":
+        return tr("the database file is read-only")
+    if reason == "disk error":
+        return tr("the disk reported an error")
+    return reason
 
 
 @says(StorageUnavailable)
 def _storage_unavailable(error: StorageUnavailable) -> tuple[str, str]:
     if error.reason == "unreachable":  # a read or a write: neither could reach the server
-        return "The database is out of reach", (
+        return tr("The database is out of reach"), tr(
             "I couldn't reach the database server, so nothing changed: try again in a "
             "minute. If it keeps happening, tell the server's admins.")
-    why = _STORAGE_REASONS.get(error.reason, error.reason)
-    return "Nothing was stored", (
-        f"I couldn't save that because {why}, so nothing changed: try again in a "
-        f"minute. If it keeps happening, tell the server's admins.")
+    return tr("Nothing was stored"), tr(
+        "I couldn't save that because {reason}, so nothing changed: try again in a "
+        "minute. If it keeps happening, tell the server's admins.",
+        reason=_storage_reason(error.reason))
 
 
 @says(GameOver)
 def _game_over(error: GameOver) -> tuple[str, str]:
     if error.game is None:
-        return "Unknown challenge", "That challenge no longer exists."
-    return "This challenge is over", "This challenge is over. Start a new one with `/challenge`."
+        return tr("Unknown challenge"), tr("That challenge no longer exists.")
+    return tr("This challenge is over"), tr(
+        "This challenge is over. Start a new one with `/challenge`.")
 
 
 @says(BadCode)
 def _bad_code(error: BadCode) -> tuple[str, str]:
-    return "That is not a valid code", (
-        f"{_capital(error.reason)}.\nThis game: {error.rules.describe()}. "
-        f"Example: `{error.example_command}`.")
+    return tr("That is not a valid code"), tr(
+        "{reason}.\nThis game: {rules}. Example: `{example}`.", reason=_capital(error.reason),
+        rules=error.rules.describe(), example=error.example_command)
 
 
 @says(ImpossibleReply)
 def _impossible_reply(error: ImpossibleReply) -> tuple[str, str]:
-    return "That reply is impossible", (
-        f"{error.reason}. Count again: black = right colour in the right place, "
-        f"white = right colour in the wrong place.")
+    return tr("That reply is impossible"), tr(
+        "{reason}. Count again: black = right colour in the right place, white = right "
+        "colour in the wrong place.", reason=error.reason)
 
 
 @says(RepliesContradict)
 def _replies_contradict(error: RepliesContradict) -> tuple[str, str]:
-    return "Replies contradict each other", (
+    return tr("Replies contradict each other"), tr(
         "Your replies already contradict each other: take back the last reply or "
         "reveal your code first.")
 
 
 @says(BadSize)
 def _bad_size(error: BadSize) -> tuple[str, str]:
-    return "Unknown size", (
-        f"{error.text!r} is not a rule size: write pegs x colours like `4x6`, or "
-        f"`5x8 no-repeats`.")
+    return tr("Unknown size"), tr(
+        "{size} is not a rule size: write pegs x colours like `4x6`, or `5x8 no-repeats`.",
+        size=repr(error.text))

@@ -24,6 +24,7 @@ from typing import TypeVar
 import discord
 
 from engine import PALETTE, Feedback, Rules, format_code
+from i18n import trn
 
 #: The board's unicode emoji for colours 1-9 (red, orange, yellow, green, blue, purple,
 #: brown, white, black), each measured legible on both themes: the fallback pegs.
@@ -233,4 +234,6 @@ def share_rows(feedbacks: Sequence[Feedback], size: int) -> list[str]:
         return rows
     first, last = (SHARE_ROWS - 1) // 2, SHARE_ROWS - 1 - (SHARE_ROWS - 1) // 2
     folded = len(rows) - first - last
-    return [*rows[:first], f"\N{VERTICAL ELLIPSIS} {folded} more", *rows[-last:]]
+    # TRANSLATORS: guesses folded out of the middle of a share grid.
+    more = trn("{count} more", "{count} more", folded)
+    return [*rows[:first], f"\N{VERTICAL ELLIPSIS} {more}", *rows[-last:]]

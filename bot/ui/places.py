@@ -16,6 +16,8 @@ from typing import TypeVar
 import discord
 from discord import app_commands
 
+from i18n import tr
+
 from ..core.errors import UserError
 from .messages import says
 
@@ -63,23 +65,29 @@ class NotHere(UserError):
         self.reason, self.instead = reason, instead
 
 
-says(NotHere)(lambda e: ("Not here", f"{e.reason} {e.instead}"))
+says(NotHere)(lambda e: (tr("Not here"), f"{e.reason} {e.instead}"))
 
 
 def require_shared_answers(interaction: discord.Interaction, what: str) -> None:
-    """A game for everyone in the channel needs answers everyone sees."""
+    """A game for everyone in the channel needs answers everyone sees (``what``: the
+    caller's words for it, in the reader's language, e.g. ``tr("a game for the channel")``)."""
     if answers_private(interaction):
         raise NotHere(
-            f"This server doesn't let its members' own apps post for everyone, so {what} "
-            f"could only be seen by you.",
-            "Start a game of your own instead: `/mastermind new private:True` or "
-            "`/challenge private:True`.")
+            tr("This server doesn't let its members' own apps post for everyone, so {what} "
+               "could only be seen by you.", what=what),
+            tr("Start a game of your own instead: `/mastermind new private:True` or "
+               "`/challenge private:True`."))
 
 
 def require_server_with_bot(interaction: discord.Interaction, what: str) -> None:
-    """Server settings belong to servers that added the bot."""
+    """Server settings belong to servers that added the bot (``what``: the caller's words,
+    translated, e.g. ``tr("Server settings")``)."""
     if interaction.guild_id is None or not interaction.is_guild_integration():
-        where = "this server" if interaction.guild_id is not None else "a DM"
-        raise NotHere(
-            f"{what} belong to a server that added the bot, and {where} didn't.",
-            "A server admin can add it with the invite link in the bot's profile.")
+        if interaction.guild_id is not None:
+            reason = tr("{what} belong to a server that added the bot, and this server "
+                        "didn't.", what=what)
+        else:
+            reason = tr("{what} belong to a server that added the bot, and a DM didn't.",
+                        what=what)
+        raise NotHere(reason, tr("A server admin can add it with the invite link in the "
+                                 "bot's profile."))

@@ -14,6 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import tr, trc
+
 from ..core.errors import MalformedButton, StorageUnavailable, UserError
 from ..store.db import committed, on_write_wait
 from .messages import describe_user_error
@@ -60,13 +62,13 @@ class Restarting(app_commands.CheckFailure):
 
 
 def begin(interaction: discord.Interaction) -> None:
-    """Before any interaction runs: refuse it during shutdown; otherwise, within its task,
-    a write that has to wait for the database defers it first."""
-    if getattr(interaction.client, "closing", False):  # MastermindBot.shutdown sets it
-        raise Restarting("The bot is restarting: try again in a few seconds. Nothing was "
-                         "stored.")
-    committed.set(False)  # tasks inherit the context they were made in: start clean
+    """Before any interaction runs: speak its user's language; refuse it during shutdown;
+    otherwise, within its task, a write that has to wait for the database defers it first."""
     speak_to_user(interaction)
+    if getattr(interaction.client, "closing", False):  # MastermindBot.shutdown sets it
+        raise Restarting(tr("The bot is restarting: try again in a few seconds. Nothing was "
+                            "stored."))
+    committed.set(False)  # tasks inherit the context they were made in: start clean
     on_write_wait.set(lambda: defer_once(interaction))
     _time_reply(interaction)
 
@@ -124,20 +126,37 @@ def describe_error(error: Exception) -> tuple[str, str] | None:
     if isinstance(original, UserError):
         return describe_user_error(original)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return "This command was updated", (
+        return tr("This command was updated"), tr(
             "This command changed in the bot's latest version and your Discord app still "
             "shows the old one. Try again in a moment (restarting Discord refreshes it).")
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Servers only", "Mastermind games live in server channels: use this command there."
+        return tr("Servers only"), tr(
+            "Mastermind games live in server channels: use this command there.")
     if isinstance(error, app_commands.TransformerError):
-        return "That value doesn't fit", f"{error}. Check the option and try again."
+        return tr("That value doesn't fit"), tr(
+            "I couldn't read {value} for this option. Check the option and try again.",
+            value=repr(error.value)[:100])
     if isinstance(error, app_commands.CommandOnCooldown):
-        return "Slow down", f"Try again in {error.retry_after:.0f} s."
+        return tr("Slow down"), tr("Try again in {seconds} s.",
+                                   seconds=f"{error.retry_after:.0f}")
     if isinstance(error, Restarting):
-        return "Restarting", str(error)
+        return tr("Restarting"), str(error)
+    if isinstance(error, app_commands.MissingPermissions):
+        needed = ", ".join(map(_permission, error.missing_permissions))
+        return tr("Not here"), tr("You need the {permissions} permission for this command.",
+                                  permissions=needed)
     if isinstance(error, app_commands.CheckFailure):
-        return "Not here", str(error) or "You can't use that command here."
+        return tr("Not here"), str(error) or tr("You can't use that command here.")
     return None
+
+
+def _permission(name: str) -> str:
+    """A permission as Discord's app names it (``manage_guild``: Manage Server)."""
+    if name == "manage_guild":
+        return trc("permission", "Manage Server")
+    if name == "manage_messages":
+        return trc("permission", "Manage Messages")
+    return name.replace("_", " ").title()
 
 
 #: Discord's "Interaction has already been acknowledged": another process on the same token
@@ -219,13 +238,13 @@ def _describe_failure(interaction: discord.Interaction, error: BaseException
         log.error("unexpected error in %s (interaction %s, move %s)", command, interaction.id,
                   move, exc_info=error)
     if saved:
-        return "Saved, but not shown", (
+        return tr("Saved, but not shown"), tr(
             "Your move was saved, but showing it failed. Don't repeat it: "
             "`/mastermind board` shows the game as it stands.")
     if discords:
-        return "Discord didn't take my answer", (
+        return tr("Discord didn't take my answer"), tr(
             "Discord didn't take my answer, and nothing was stored. Please try again.")
-    return "Something went wrong on my side", (
+    return tr("Something went wrong on my side"), tr(
         "Sorry, that failed because of a bug in the bot, and nothing was stored. Please try "
         "again in a moment.")
 

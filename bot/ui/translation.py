@@ -52,6 +52,13 @@ def publicly(interaction: discord.Interaction) -> AbstractContextManager[None]:
     return speaking(public_locale(interaction))
 
 
+def for_board(interaction: discord.Interaction, *, private: bool
+              ) -> AbstractContextManager[None]:
+    """A game's board in its readers' language: a private game's (and what is said with it)
+    in its player's, a channel game's in the channel's (:func:`publicly`)."""
+    return speaking(user_locale(interaction)) if private else publicly(interaction)
+
+
 def speak_to_user(interaction: discord.Interaction) -> None:
     """An interaction's task speaks its user's language unless told otherwise."""
     use_locale(user_locale(interaction))

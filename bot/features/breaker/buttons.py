@@ -8,6 +8,8 @@ import re
 
 import discord
 
+from i18n import tr
+
 from ...core.errors import MalformedButton
 from ...core.records import GameRecord
 from ...ui.responses import MAX_ID, ReportingButton, cog_of
@@ -26,7 +28,7 @@ class PlayAgainButton(ReportingButton, template=r"mmb:(?P<body>.*)"):
 
     def __init__(self, game_id: int):
         self.game_id = game_id
-        super().__init__(discord.ui.Button(label="Play again", emoji=AGAIN,
+        super().__init__(discord.ui.Button(label=tr("Play again"), emoji=AGAIN,
                                            style=discord.ButtonStyle.primary,
                                            custom_id=f"mmb:again:{game_id}"))
 
@@ -60,12 +62,12 @@ def play_again_view(game: GameRecord, view: discord.ui.View | None = None
 
 def guess_button(game: GameRecord) -> discord.ui.Item:
     """Opens a peg picker for whoever clicks, to guess this game's code."""
-    return open_button(Picker(GUESS_PURPOSE, 0, str(game.id)), label="Guess", emoji=GUESS)
+    return open_button(Picker(GUESS_PURPOSE, 0, str(game.id)), label=tr("Guess"), emoji=GUESS)
 
 
 def board_view(game: GameRecord) -> discord.ui.View | None:
     """A breaker board's buttons: Guess while the game runs; once over, Analyse and (unless
-    a match continues) Play again."""
+    a match continues) Play again. Labelled in the language being spoken (the board's)."""
     if not game.active:
         return play_again_view(game, analyse_view(game))
     view = discord.ui.View(timeout=None)

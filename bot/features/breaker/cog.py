@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import Rules
+from i18n import tr
 
 from ...core.enums import GameKind, Which
 from ...core.errors import GameOver, StorageUnavailable
@@ -21,6 +22,7 @@ from ...ui.options import WHICH_CHOICES, WHICH_DESCRIPTION, CodeText, display_na
 from ...ui.pegs import typed_code
 from ...ui.places import in_bot_dm, require_shared_answers, usable
 from ...ui.responses import respond
+from ...ui.translation import for_board
 from ..picker import register
 from .buttons import PlayAgainButton, board_view
 from .picking import GuessPurpose
@@ -49,14 +51,15 @@ class BreakerCog(commands.Cog, name="breaker"):
         assert interaction.channel_id is not None
         private = private or in_bot_dm(interaction)
         if not private:
-            require_shared_answers(interaction, "a game for the channel")
+            require_shared_answers(interaction, tr("a game for the channel"))
         started = await self.service.new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
             action_id=interaction.id, private=private,
         )
         abandoned = started.abandoned
-        note = abandoned_note(abandoned) if abandoned else None
+        with for_board(interaction, private=private):  # said on the new board, and the old
+            note = abandoned_note(abandoned) if abandoned else None
         await self._show(interaction, started.game, note=note)
         if abandoned and note and not abandoned.private:  # its board no longer looks live
             collapse_soon(interaction, abandoned.board_message_id, note,
@@ -74,18 +77,23 @@ class BreakerCog(commands.Cog, name="breaker"):
         await self._show(interaction, game)
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
-        who = "You" if game.private else mention(interaction.user.id)
-        await self._show(interaction, game, note=f"{who} ended the game.")
+        with for_board(interaction, private=game.private):
+            note = tr("You ended the game.") if game.private else tr(
+                "{player} ended the game.", player=mention(interaction.user.id))
+        await self._show(interaction, game, note=note)
 
     async def _show(self, interaction: discord.Interaction, game: GameRecord, *,
                     note: str | None = None) -> None:
         """Answer with the game's board, which becomes its one live board: the board it
         replaces shrinks to the move it showed. A private game's board is the answer to its
-        player alone (Discord lets nobody edit such a message later, so none shrinks)."""
+        player alone (Discord lets nobody edit such a message later, so none shrinks). Both
+        speak their readers' language: the channel's, or the private player's (``note``
+        must be said in it too)."""
         games = self.service.games
         names = await games.names(g.player_id for g in game.guesses)
-        message_id = await respond(interaction, embed=board_embed(game, note=note, names=names),
-                                   view=board_view(game), ephemeral=game.private)
+        with for_board(interaction, private=game.private):
+            embed, view = board_embed(game, note=note, names=names), board_view(game)
+        message_id = await respond(interaction, embed=embed, view=view, ephemeral=game.private)
         if message_id is None or game.private:
             return
         try:
@@ -96,7 +104,9 @@ class BreakerCog(commands.Cog, name="breaker"):
             return
         if replaced is not None:
             old, turn = replaced
-            collapse_soon(interaction, old, collapsed_line(game, turn, names))
+            with for_board(interaction, private=False):  # drawn now, shown by a later edit
+                line = collapsed_line(game, turn, names)
+            collapse_soon(interaction, old, line)
 
     @app_commands.command(name="guess",
                           description="Guess the code of this channel's game or your private one")

@@ -13,6 +13,8 @@ import re
 
 import discord
 
+from i18n import mark, tr
+
 from ...core.enums import GameStatus
 from ...core.records import GameRecord, GuessRecord
 from ...ui.pegs import code_line, key_pegs
@@ -30,9 +32,9 @@ def _cog(interaction: discord.Interaction):
 class GuessPurpose(Purpose):
     key = GUESS_PURPOSE
     target = re.compile(r"[1-9]\d{0,18}")
-    title = "Your guess"
-    verb = "Guess"
-    form_title = "Type your guess"
+    title = mark("Your guess")
+    verb = mark("Guess")
+    form_title = mark("Type your guess")
 
     async def open(self, interaction: discord.Interaction, target: str) -> Picker:
         assert interaction.channel_id is not None  # a board's button, in its channel
@@ -41,7 +43,7 @@ class GuessPurpose(Purpose):
         return Picker.for_rules(self.key, interaction.user.id, target, game.rules)
 
     async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
-        return f"**{self.title}** · game #{picker.target}"
+        return tr("**Your guess** · game #{id}", id=picker.target)
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
                      ) -> None:
@@ -57,11 +59,14 @@ class GuessPurpose(Purpose):
 
 def sent(guess: GuessRecord) -> str:
     """What the picker says once a guess is stored, above the next (empty) code."""
-    return f"Sent guess {guess.turn}: {code_line(guess.code)} {key_pegs(guess.feedback)}"
+    return tr("Sent guess {turn}: {row}", turn=guess.turn,
+              row=f"{code_line(guess.code)} {key_pegs(guess.feedback)}")
 
 
 def ended(game: GameRecord, guess: GuessRecord) -> str:
     row = f"{code_line(guess.code)} {key_pegs(guess.feedback)}"
     if game.status is GameStatus.WON:
-        return f"\N{PARTY POPPER} Guess {guess.turn} {row} cracked the code!"
-    return f"Guess {guess.turn} {row}: that was the last guess. The board below shows the code."
+        return "\N{PARTY POPPER} " + tr("Guess {turn} {row} cracked the code!", turn=guess.turn,
+                                        row=row)
+    return tr("Guess {turn} {row}: that was the last guess. The board below shows the code.",
+              turn=guess.turn, row=row)

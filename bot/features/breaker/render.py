@@ -3,7 +3,9 @@
 One live board per game: the board opens with the rules and the colour key once; after
 that it is its rows, compact enough for a phone; the board a move replaced collapses to
 that move's one line (:func:`collapsed_line`). A finished board leads with who cracked it,
-and carries a spoiler-free grid to share and a "Play again" button.
+and carries a spoiler-free grid to share and a "Play again" button. Every word is looked up
+when drawn: a channel's board is drawn inside ``publicly`` (the server's language), a
+private game's in its player's.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Mapping
 import discord
 
 from engine import Rules, example
+from i18n import tr, trn
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord, GuessRecord
@@ -39,11 +42,17 @@ COLOURS = {
 }
 CELEBRATE = "\N{PARTY POPPER}"
 HINT_MARK = "\N{ELECTRIC LIGHT BULB}"
-KEY = f"`{BLACK_PEG}` right colour, right place · `{WHITE_PEG}` right colour, wrong place"
+
+
+def key_text() -> str:
+    """What the key pegs mean, in the reader's language."""
+    return tr("`{black}` right colour, right place · `{white}` right colour, wrong place",
+              black=BLACK_PEG, white=WHITE_PEG)
 
 
 def hinted_note(hints: int) -> str:
-    return f"{hints} used: this crack won't count on the leaderboards"
+    return trn("{count} used: this crack won't count on the leaderboards",
+               "{count} used: this crack won't count on the leaderboards", hints)
 
 
 def _who(g: GuessRecord, rules: Rules, names: Mapping[int, str] | None) -> str:
@@ -51,7 +60,7 @@ def _who(g: GuessRecord, rules: Rules, names: Mapping[int, str] | None) -> str:
     if names is None:
         return mention(g.player_id)
     name = names.get(g.player_id)
-    return player_name(name, name_width(rules)) if name else "someone"
+    return player_name(name, name_width(rules)) if name else tr("someone")
 
 
 def rows(game: GameRecord, names: Mapping[int, str] | None,
@@ -63,12 +72,14 @@ def rows(game: GameRecord, names: Mapping[int, str] | None,
 
 def board_embed(game: GameRecord, *, note: str | None = None,
                 names: Mapping[int, str] | None = None) -> discord.Embed:
-    """The whole board as it stands; ``names`` are the players' display names by id."""
+    """The whole board as it stands, in the language being spoken (a channel's board:
+    render it inside ``publicly``); ``names`` are the players' display names by id."""
     rules = game.rules
     title, headline = _headline(game)
     if game.active and not game.guesses:
-        parts = [note, headline, f"After each guess I answer with key pegs: {KEY}.",
-                 f"**Colours** {legend(rules)}"]
+        parts = [note, headline,
+                 tr("After each guess I answer with key pegs: {key}.", key=key_text()),
+                 tr("**Colours** {legend}", legend=legend(rules))]
     else:
         parts = [note, None if game.active else headline]
         if not game.active and game.guesses:
@@ -78,14 +89,16 @@ def board_embed(game: GameRecord, *, note: str | None = None,
     embed = discord.Embed(title=title, description="\n\n".join(p for p in parts if p),
                           colour=COLOURS[game.status])
     if game.hints:
-        embed.add_field(name="Hints", value=hinted_note(game.hints), inline=True)
+        embed.add_field(name=tr("Hints"), value=hinted_note(game.hints), inline=True)
     embed.set_footer(text=_footer(game))
     return embed
 
 
 def game_label(game: GameRecord) -> str:
     """``Game #12``, or ``Private game #12``: the one only its player sees."""
-    return f"{'Private game' if game.private else 'Game'} #{game.id}"
+    if game.private:
+        return tr("Private game #{id}", id=game.id)
+    return tr("Game #{id}", id=game.id)
 
 
 def _footer(game: GameRecord) -> str:
@@ -94,22 +107,42 @@ def _footer(game: GameRecord) -> str:
         return f"{game_label(game)} · {rules.describe()}"
     if not game.guesses:
         return f"{game_label(game)} · {guesses(rules.max_guesses)} · /mastermind help"
-    return (f"{game_label(game)} · {game.guesses_left} of {rules.max_guesses} guesses left · "
-            f"{BLACK_PEG} right place · {WHITE_PEG} wrong place · /guess {example(rules)}")
-
-
-def _setter(game: GameRecord) -> str:
-    return "I picked" if game.setter_id is None else f"{mention(game.setter_id)} set"
+    left = trn("{left} of {count} guess left", "{left} of {count} guesses left",
+               rules.max_guesses, left=game.guesses_left)
+    pegs = tr("{black} right place · {white} wrong place", black=BLACK_PEG, white=WHITE_PEG)
+    return f"{game_label(game)} · {left} · {pegs} · /guess {example(rules)}"
 
 
 def _guessers(game: GameRecord) -> str:
     """Who may guess: anyone here, but only the breaker of a match's half-round, and never
     the person who set the code."""
     if game.private:
-        return "It's your private game, seen by you alone"
+        return tr("It's your private game, seen by you alone")
     if game.match_id is not None:
-        return f"Only {mention(game.started_by)} guesses"
-    return "Anyone here can guess" if game.setter_id is None else "Anyone but the setter can guess"
+        return tr("Only {player} guesses", player=mention(game.started_by))
+    if game.setter_id is None:
+        return tr("Anyone here can guess")
+    return tr("Anyone but the setter can guess")
+
+
+def _opening(game: GameRecord) -> str:
+    """The first board's headline: who set what code, who guesses, how."""
+    rules = game.rules
+    values = {
+        "code": trn("a secret code of **{count} peg**", "a secret code of **{count} pegs**",
+                    rules.pegs),
+        "colours": trn("from **{count} colour**", "from **{count} colours**", rules.colors),
+        "repeats": tr("colours may repeat") if rules.repeats else tr("no colour twice"),
+    }
+    if game.setter_id is None:
+        picked = tr("I picked {code} {colours} ({repeats}).", **values)
+    else:
+        picked = tr("{player} set {code} {colours} ({repeats}).",
+                    player=mention(game.setter_id), **values)
+    how = trn("{who}: `/guess {example}`, {count} guess in all.",
+              "{who}: `/guess {example}`, {count} guesses in all.", rules.max_guesses,
+              who=_guessers(game), example=example(rules))
+    return f"{picked} {how}"
 
 
 def _headline(game: GameRecord) -> tuple[str, str]:
@@ -118,23 +151,24 @@ def _headline(game: GameRecord) -> tuple[str, str]:
     secret = code_line(game.secret) if game.secret else "?"
     match game.status:
         case GameStatus.ACTIVE:
-            repeats = "colours may repeat" if rules.repeats else "no colour twice"
-            title = "Your private game: break the code!" if game.private else \
-                "Mastermind: break the code!"
-            return title, (
-                f"{_setter(game)} a secret code of **{rules.pegs} pegs** from **{rules.colors} "
-                f"colours** ({repeats}). {_guessers(game)}: `/guess {example(rules)}`, "
-                f"{guesses(rules.max_guesses)} in all.")
+            title = tr("Your private game: break the code!") if game.private else tr(
+                "Mastermind: break the code!")
+            return title, _opening(game)
         case GameStatus.WON:
-            return f"Code broken in {guesses(n)}!", (
-                f"{CELEBRATE} {mention(game.winner_id or 0)} cracked it on guess {n} of "
-                f"{rules.max_guesses}. The code was {secret}.")
+            return trn("Code broken in {count} guess!", "Code broken in {count} guesses!", n), (
+                CELEBRATE + " " + tr(
+                    "{player} cracked it on guess {turn} of {max}. The code was {code}.",
+                    player=mention(game.winner_id or 0), turn=n, max=rules.max_guesses,
+                    code=secret))
         case GameStatus.LOST:
-            return "Out of guesses: the code wins", (
-                f"Nobody cracked it in {guesses(rules.max_guesses)}. The code was {secret}.")
+            return tr("Out of guesses: the code wins"), trn(
+                "Nobody cracked it in {count} guess. The code was {code}.",
+                "Nobody cracked it in {count} guesses. The code was {code}.",
+                rules.max_guesses, code=secret)
         case GameStatus.QUIT:
-            return "Game ended", f"The code was {secret}."
-    return "Game abandoned", f"Nobody moved for a long time. The code was {secret}."
+            return tr("Game ended"), tr("The code was {code}.", code=secret)
+    return tr("Game abandoned"), tr("Nobody moved for a long time. The code was {code}.",
+                                    code=secret)
 
 
 def share_grid(game: GameRecord) -> str:
@@ -153,7 +187,8 @@ def collapsed_line(game: GameRecord, turn: int, names: Mapping[int, str] | None 
     """What a replaced board shrinks to: the move it answered, on one line (the board
     itself lives on in the newest message)."""
     if turn <= 0 or turn > len(game.guesses):
-        return f"Game #{game.id} started: {game.rules.describe()}. The board is below."
+        return tr("Game #{id} started: {rules}. The board is below.", id=game.id,
+                  rules=game.rules.describe())
     g = game.guesses[turn - 1]
     who = _who(g, game.rules, names)
     return f"`{g.turn:>2}` {code_line(g.code)} {key_pegs(g.feedback)} {who}"

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
+from i18n import tr
 
 from ...core.enums import GameKind
 from ...core.errors import BadRules
@@ -100,12 +101,12 @@ class MastermindCog(
         rules = rules_for(interaction, pegs, colors, max_guesses, repeats)
         if setter == "me":
             if in_bot_dm(interaction):
-                raise NotHere("Here in our DM nobody else could break your code.",
-                              "`/challenge` lets me try to break it.")
+                raise NotHere(tr("Here in our DM nobody else could break your code."),
+                              tr("`/challenge` lets me try to break it."))
             if private:
-                raise BadRules("a private game's code is mine to pick: with `setter:me` the "
-                               "others in the channel break yours")
-            require_shared_answers(interaction, "a game for the channel")
+                raise BadRules(tr("a private game's code is mine to pick: with `setter:me` "
+                                  "the others in the channel break yours"))
+            require_shared_answers(interaction, tr("a game for the channel"))
             await cog_of(interaction, MatchCog).ask_setter_code(interaction, rules)
             return
         await cog_of(interaction, BreakerCog).start(interaction, rules, private=bool(private))
@@ -166,8 +167,8 @@ class MastermindCog(
                           description="A hint for this channel's game (shown to all, recorded)")
     async def hint(self, interaction: discord.Interaction) -> None:
         if in_bot_dm(interaction):
-            raise NotHere("Hints are for a channel's shared games, and every game in our DM "
-                          "is yours alone.", "`/mastermind board` shows your game.")
+            raise NotHere(tr("Hints are for a channel's shared games, and every game in our "
+                             "DM is yours alone."), tr("`/mastermind board` shows your game."))
         await cog_of(interaction, HintsCog).hint(interaction)
 
     @app_commands.command(name="settings",
@@ -201,7 +202,7 @@ class MastermindCog(
         daily_posts: bool | None = None,
         language: str | None = None,
     ) -> None:
-        require_server_with_bot(interaction, "Server settings")
+        require_server_with_bot(interaction, tr("Server settings"))
         if not interaction.permissions.manage_guild:
             raise app_commands.MissingPermissions(["manage_guild"])
         asked = Changes(hints, pegs, colors, max_guesses, repeats, idle_hours,
