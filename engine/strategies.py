@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from i18n import mark
+
 from .errors import UnknownStrategy
 from .memory import Cache
 from .rules import Rules
@@ -37,6 +39,7 @@ CountsReducer = Callable[[np.ndarray], np.ndarray]
 @dataclass(frozen=True)
 class Strategy:
     name: str
+    #: Its idea in English, marked for the catalogs: shown as ``tr(strategy.description)``.
     description: str
     #: Reduces a ``(guesses, replies)`` count matrix to one score per guess; lowest wins.
     reduce: CountsReducer | None = None
@@ -84,19 +87,19 @@ def _most_parts(counts: np.ndarray) -> np.ndarray:
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
-        Strategy("knuth", "Knuth 1976: minimise the worst case (at most 5 guesses at 4x6)",
+        Strategy("knuth", mark("Knuth 1976: minimise the worst case (at most 5 guesses at 4x6)"),
                  _worst_case),
-        Strategy("expected-size", "Irving 1979: minimise the expected number of codes left",
-                 _expected_size),
-        Strategy("entropy", "Maximise the information (entropy) of the reply", _entropy),
-        Strategy("most-parts", "Kooi 2005: maximise the number of different replies",
+        Strategy("expected-size",
+                 mark("Irving 1979: minimise the expected number of codes left"), _expected_size),
+        Strategy("entropy", mark("Maximise the information (entropy) of the reply"), _entropy),
+        Strategy("most-parts", mark("Kooi 2005: maximise the number of different replies"),
                  _most_parts),
-        Strategy("first-consistent", "Guess the lowest code that fits every reply so far"),
-        Strategy("random-consistent", "Guess a random code that fits every reply (seeded)"),
-        Strategy("optimal", "Fewest guesses in total (5625 at 4x6), from shipped optimal "
-                 "trees; lookahead at sizes without one"),
-        Strategy("lookahead", "Complete the game for the best few greedy guesses and play "
-                 "the best completed one"),
+        Strategy("first-consistent", mark("Guess the lowest code that fits every reply so far")),
+        Strategy("random-consistent", mark("Guess a random code that fits every reply (seeded)")),
+        Strategy("optimal", mark("Fewest guesses in total (5625 at 4x6), from shipped optimal "
+                                  "trees; lookahead at sizes without one")),
+        Strategy("lookahead", mark("Complete the game for the best few greedy guesses and "
+                                    "play the best completed one")),
     )
 }
 DEFAULT_STRATEGY = "knuth"
