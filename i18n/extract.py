@@ -44,7 +44,7 @@ def _messages(paths: Iterable[str]) -> Iterator[tuple[str, int, Any, list[str], 
         path = ROOT / rel
         if path.is_dir():
             for filename, lineno, message, comments, context in extract_from_dir(
-                    path, method, KEYWORDS, comment_tags=("TRANSLATORS:",)):
+                    path, method, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
                 yield f"{rel}/{filename}", lineno, message, comments, context
         elif path.exists():
             for lineno, message, comments, context in extract_from_file(

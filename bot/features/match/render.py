@@ -45,7 +45,8 @@ def _rounds_table(match: MatchRecord) -> str:
         label = tr("Round {round}", round=round_ + 1)
         lines.append(f"`{label}` {a} {shown[0]} · {b} {shown[1]}")
     totals = match.totals()
-    lines.append(f"**{tr('Total moves')}** {a} **{totals[Side.A]}** · {b} **{totals[Side.B]}**")
+    total = tr("Total moves")
+    lines.append(f"**{total}** {a} **{totals[Side.A]}** · {b} **{totals[Side.B]}**")
     return "\n".join(lines)
 
 
@@ -67,7 +68,7 @@ def _now(view: MatchView) -> str:
                   setter=side_name(match, setter), breaker=side_name(match, breaker),
                   button=set_code_label())
     link = board_link(game)
-    board = f" ([{tr('board')}]({link}))" if link else ""
+    board = " ([" + tr("board") + f"]({link}))" if link else ""
     setter_id = match.player(setter)
     if game.kind is GameKind.CHALLENGE:
         return tr("**{half}:** I break {player}'s code: think of one and answer my "

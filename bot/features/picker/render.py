@@ -71,7 +71,7 @@ def picker_view(picker: Picker, verb: str) -> discord.ui.View:
                                        disabled=not picker.allowed(d), row=r))
     last = len(rows)
     view.add_item(PickerButton(Tap(picker, Op.TYPE), label=tr("Type"), emoji=TYPE, row=last))
-    view.add_item(PickerButton(Tap(picker, Op.DELETE), label=f"{DELETE} {tr('Delete')}",
+    view.add_item(PickerButton(Tap(picker, Op.DELETE), label=DELETE + " " + tr("Delete"),
                                disabled=not picker.code, row=last))
     view.add_item(PickerButton(Tap(picker, Op.SUBMIT), label=f"{SUBMIT} {verb}",
                                style=discord.ButtonStyle.success,
