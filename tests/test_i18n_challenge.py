@@ -73,7 +73,7 @@ async def answer(fake, bot, board, reply: Feedback, user):
     button = f"mmc:r:{gid}:{turn}:{reply.black}:{reply.white}"
     if button not in board.custom_ids:
         step = await fake.click(bot, board, f"mmc:b:{gid}:{turn}:{reply.black}", user=user)
-        assert not step.ephemeral, step.embed
+        assert step.response is not None and step.response.type in (6, 7), step.embed
         board = fake.message(board.id)
     return await fake.click(bot, board, button, user=user)
 
@@ -83,7 +83,7 @@ async def crack(fake, bot, board, secret: str, user) -> tuple[int, object]:
     for _ in range(20):
         turn, guess = pending(board)
         result = await answer(fake, bot, board, score(secret, guess), user)
-        assert not result.ephemeral, result.embed
+        assert result.response is not None and result.response.type in (6, 7), result.embed
         board = fake.message(board.id)
         if not any(c.startswith("mmc:r:") for c in board.custom_ids):
             return turn, board
@@ -93,7 +93,7 @@ async def crack(fake, bot, board, secret: str, user) -> tuple[int, object]:
 async def challenge(fake, bot, world, **options):
     started = await fake.slash(bot, "challenge", user=world.alice, channel=world.general,
                                guild=world.guild, **options)
-    assert not started.ephemeral, started.embed
+    assert started.ephemeral == bool(options.get("private")), started.embed
     return started.message
 
 
@@ -174,6 +174,50 @@ async def test_a_reveal_speaks_to_the_challenger_and_the_channel(fake_discord, s
         assert board_title(final) == tr("Code revealed")
         assert tr("These replies were wrong:") in final.text
     assert rows(db_path, "SELECT status, secret FROM games") == [("quit", secret)]
+    fake_discord.assert_no_violations()
+
+
+async def test_a_private_challenge_speaks_its_players_language(fake_discord, start_bot, world,
+                                                               db_path):
+    """A board only its player sees is theirs: in a German server, a Japanese player's
+    private challenge is Japanese from the first guess to the last, and so is quitting it."""
+    speak(world, server="de", player="ja")
+    bot = await start_bot()
+    board = await challenge(fake_discord, bot, world, private=True)
+    assert board.ephemeral
+    gid = game_id(board)
+    with speaking("ja"):
+        assert board_title(board) == tr("My guess {turn} of {most}", turn=1, most=10)
+        assert tr("Private challenge #{id}", id=gid) in board.text
+    used, board = await crack(fake_discord, bot, board, "3632", world.alice)
+    assert board.ephemeral
+    with speaking("ja"):
+        assert board_title(board) == trn("I broke your code in {count} guess!",
+                                         "I broke your code in {count} guesses!", used)
+        assert tr("Play again") in labels(board)
+    assert rows(db_path, "SELECT status, private FROM games") == [("won", 1)]
+    fake_discord.assert_no_violations()
+
+
+async def test_ending_a_challenge_is_said_in_the_channels_language(fake_discord, start_bot,
+                                                                  world, db_path):
+    speak(world, server="ja", player="de")
+    bot = await start_bot()
+    board = await challenge(fake_discord, bot, world)
+    quit_ = await fake_discord.slash(bot, "mastermind quit", user=world.alice,
+                                     channel=world.general, guild=world.guild)
+    assert not quit_.ephemeral
+    with speaking("ja"):
+        assert quit_.embed["title"] == tr("Challenge ended")
+        assert quit_.embed["description"] == tr("{ender} ended their challenge.",
+                                                ender=f"<@{world.alice.id}>")
+    await fake_discord.wait_until(lambda: not any(
+        c.startswith("mmc:r:") for c in fake_discord.message(board.id).custom_ids),
+        what="the live board collapsed")
+    collapsed = fake_discord.message(board.id)
+    assert board_title(collapsed) == words("ja", "Challenge ended")
+    assert words("ja", "Play again") in labels(collapsed)
+    assert rows(db_path, "SELECT status FROM games") == [("quit",)]
     fake_discord.assert_no_violations()
 
 
