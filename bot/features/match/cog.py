@@ -117,14 +117,14 @@ class MatchCog(commands.Cog, name="match"):
                 embeds.append(scoreboard_embed(MatchView(view.expired)))
             buttons = scoreboard_view(view)
             first = (None if view.game is None
-                     else board_embed(view.game, note=half_note(view)))
+                     else (board_embed(view.game, note=half_note(view)), board_view(view.game)))
         sent = await interaction.response.send_message(
             embeds=embeds, view=buttons or discord.utils.MISSING)
         if sent.message_id is not None:
             await self.service.set_board_message(view.match.id, sent.message_id)
         if view.game is not None and first is not None:  # the first half-round's board
             board = await interaction.followup.send(
-                embed=first, view=board_view(view.game) or discord.utils.MISSING, wait=True)
+                embed=first[0], view=first[1] or discord.utils.MISSING, wait=True)
             await self.breaker.games.set_board_message(view.game.id, board.id)
 
     # ---- what the /mastermind group asks of a match -----------------------------------------
@@ -211,8 +211,9 @@ class MatchCog(commands.Cog, name="match"):
         await close(interaction, code_set(code))  # to the setter, in their language
         with publicly(interaction):
             embed = board_embed(started.game, note=setter_note(interaction.user.id))
+            buttons = board_view(started.game)
         board = await interaction.followup.send(
-            embed=embed, view=board_view(started.game) or discord.utils.MISSING, wait=True)
+            embed=embed, view=buttons or discord.utils.MISSING, wait=True)
         await self.breaker.games.set_board_message(started.game.id, board.id)
 
     # ---- after a half-round ----------------------------------------------------------------
@@ -233,8 +234,9 @@ class MatchCog(commands.Cog, name="match"):
         remembered as the one to link. ``replayed``: a reveal started the half over."""
         with publicly(interaction):
             embed = scoreboard_embed(view, note=replay_note() if replayed else None)
+            buttons = scoreboard_view(view)
         scoreboard = await interaction.followup.send(
-            embed=embed, view=scoreboard_view(view) or discord.utils.MISSING, wait=True)
+            embed=embed, view=buttons or discord.utils.MISSING, wait=True)
         await self.service.set_board_message(view.match.id, scoreboard.id)
         game = view.game
         if game is None or not game.active or not view.match.running:
@@ -247,9 +249,9 @@ class MatchCog(commands.Cog, name="match"):
             board = await interaction.followup.send(view=challenge, wait=True)
         else:
             with publicly(interaction):
-                embed = board_embed(game, note=half_note(view))
+                embed, buttons = board_embed(game, note=half_note(view)), board_view(game)
             board = await interaction.followup.send(
-                embed=embed, view=board_view(game) or discord.utils.MISSING, wait=True)
+                embed=embed, view=buttons or discord.utils.MISSING, wait=True)
         await self.breaker.games.set_board_message(game.id, board.id)
         if game.kind is GameKind.CHALLENGE and game.board_message_id != board.id:
             # a V2 board can't lose all its components: it shrinks to its last reply
