@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from i18n_play import DISCORD, crack, rows, speak, words
 
+from bot.core.matches import INVITATION_SECONDS
 from i18n import speaking, tr, trc, trn
 
 
@@ -122,4 +123,37 @@ async def test_a_hint_speaks_to_the_channel_and_a_refusal_to_the_asker(fake_disc
                                        channel=world.general, guild=world.guild)
     assert refused.ephemeral and refused.embed["title"] == words("de", "Guess first")
     assert rows(db_path, "SELECT COUNT(*) FROM hints") == [(1,)]
+    fake_discord.assert_no_violations()
+
+
+async def test_an_invitation_between_two_players(fake_discord, start_bot, world, db_path):
+    """The invitation and its buttons speak the server's language whoever clicks; the
+    inviter pressing Accept is told why not in their own."""
+    speak(world, server="de", player="ja")
+    world.bob.user.locale = "ko"
+    bot = await start_bot()
+    invited = await fake_discord.slash(bot, "match", user=world.alice, channel=world.general,
+                                       guild=world.guild, options={"opponent": world.bob})
+    invitation = invited.message
+    match_id = rows(db_path, "SELECT id FROM matches")[0][0]
+    alice, bob = f"<@{world.alice.id}>", f"<@{world.bob.id}>"
+    with speaking("de"):
+        assert invitation.embed["title"] == tr("A match invitation")
+        assert trn("{invitee}, accept or decline within {count} minute.",
+                   "{invitee}, accept or decline within {count} minutes.",
+                   INVITATION_SECONDS // 60, invitee=bob) in invitation.embed["description"]
+        assert [b["label"] for b in invitation.buttons] == [tr("Accept"), tr("Decline")]
+    own = await fake_discord.click(bot, invitation, f"mmm:accept:{match_id}", user=world.alice)
+    assert own.ephemeral and own.embed["title"] == words("ja", "Waiting for your opponent")
+    accepted = await fake_discord.click(bot, invitation, f"mmm:accept:{match_id}",
+                                        user=world.bob)
+    assert not accepted.ephemeral
+    board = fake_discord.message(invitation.id)
+    with speaking("de"):  # bob clicked in Korean; the channel reads German
+        assert board.embed["title"] == tr("Match: round {round} of {rounds}", round=1,
+                                          rounds=3)
+        assert tr("{player} against {opponent}", player=alice, opponent=bob) in (
+            board.embed["description"])
+        assert [b["label"] for b in board.buttons] == [tr("Set my code")]
+    assert rows(db_path, "SELECT status FROM matches") == [("active",)]
     fake_discord.assert_no_violations()
