@@ -106,7 +106,7 @@ def test_a_wrong_puzzle_answer_says_which_clue_in_the_terminals_language(locale)
     assert code == 1
     assert said(locale, "Not it.") in text
     assert said(locale, "The answer was {code}.", code=format_code(puzzle.answer)) in text
-    with pytest.raises(InvalidCode) as typo:
+    with speaking(locale), pytest.raises(InvalidCode) as typo:  # the engine's words too
         parse_code("12x", puzzle.rules)
     assert said(locale, "{not_a_code} {error} (your try is still yours)",
                 not_a_code=said(locale, "Not a code:"), error=typo.value) in text

@@ -98,6 +98,13 @@ def test_every_catalog_call_names_its_words_literally(folder):
               for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
     marked |= {node.arg for tree in trees.values() for node in ast.walk(tree)
                if isinstance(node, ast.keyword) and _is_mark(node.value)}  # Strategy(x=mark())
+    fields = {node.name: _fields(node) for tree in trees.values()
+              for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    marked |= {fields[node.func.id][i] for tree in trees.values() for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+               and node.func.id in fields
+               for i, arg in enumerate(node.args)
+               if _is_mark(arg) and i < len(fields[node.func.id])}  # Strategy("k", mark())
     for path, tree in trees.items():
         if path.parts[len(ROOT.parts)] != folder or path.name == "catalogs.py":
             continue
@@ -110,6 +117,17 @@ def test_every_catalog_call_names_its_words_literally(folder):
                             and _target_name(arg) in marked)
                 assert literal or constant, (
                     f"{path.relative_to(ROOT)}:{call.lineno}: {ast.unparse(call)[:80]}")
+
+
+def _fields(cls: ast.ClassDef) -> list[str]:
+    """What a class's positional arguments become: its ``__init__``'s parameters, else its
+    dataclass fields in order."""
+    init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"),
+                None)
+    if init is not None:
+        return [a.arg for a in init.args.args[1:]]
+    return [f.target.id for f in cls.body
+            if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name)]
 
 
 def _is_mark(value) -> bool:

@@ -6,12 +6,15 @@ then committed by the service, then shown.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from engine import STRATEGIES, Rules, possible_feedbacks, strongest_strategy
 from engine.rules import MAX_PEGS
+from i18n import tr
 
 from ...core.enums import GameKind
 from ...core.errors import GameOver, MalformedButton, UnknownStrategy
@@ -30,6 +33,7 @@ from ...ui.options import (
 from ...ui.pegs import typed_code
 from ...ui.places import in_bot_dm, require_shared_answers, usable
 from ...ui.responses import respond
+from ...ui.translation import publicly
 from ..picker import close, register, show
 from ..settings.cog import rules_for
 from .buttons import Action, ChallengeButton
@@ -88,7 +92,7 @@ class ChallengeCog(commands.Cog, name="challenge"):
         assert interaction.channel_id is not None
         private = private or in_bot_dm(interaction)
         if not private:
-            require_shared_answers(interaction, "a challenge for the channel")
+            require_shared_answers(interaction, tr("a challenge for the channel"))
         await self.service.check_free(interaction.channel_id, interaction.user.id,
                                       private=private)
         deferred = await interaction.response.defer(thinking=True, ephemeral=private)
@@ -97,12 +101,16 @@ class ChallengeCog(commands.Cog, name="challenge"):
             user_id=interaction.user.id, user_name=display_name(interaction.user),
             rules=rules, strategy=strategy, action_id=interaction.id, private=private,
         )
-        note = abandoned_note(abandoned) if abandoned else None
-        message = await self._post(interaction, state, content=note)
+        with speaking_for(interaction, state.game):
+            note = abandoned_note(abandoned) if abandoned else None
+            view = challenge_board(state, note=note)
+        message = await interaction.followup.send(view=view, wait=True)
         board = deferred.message_id if deferred else None
         await self.service.games.set_board_message(state.game.id, board or message.id)
-        if abandoned and note and not abandoned.private:  # its board no longer looks live
-            collapse_soon(interaction, abandoned.board_message_id, note,
+        if abandoned and not abandoned.private:  # its board no longer looks live
+            with publicly(interaction):
+                line = abandoned_note(abandoned)
+            collapse_soon(interaction, abandoned.board_message_id, line,
                           v2=abandoned.kind is GameKind.CHALLENGE)
 
     @app_commands.command(name="feedback", description="Answer my guess in your challenge")
@@ -126,8 +134,9 @@ class ChallengeCog(commands.Cog, name="challenge"):
         await self._post(interaction, state)
         await after_move(interaction, state.game)
         if game.board_message_id != board and not game.private:
-            collapse_soon(interaction, game.board_message_id,
-                          collapsed_line(state, len(game.replies) + 1), v2=True)
+            with publicly(interaction):
+                line = collapsed_line(state, len(game.replies) + 1)
+            collapse_soon(interaction, game.board_message_id, line, v2=True)
 
     # ---- what the /mastermind group asks of a running challenge ------------------------------
     async def show_board(self, interaction: discord.Interaction, game: GameRecord) -> None:
@@ -137,8 +146,9 @@ class ChallengeCog(commands.Cog, name="challenge"):
         board = (deferred.message_id if deferred else None) or message.id
         await self.service.games.set_board_message(game.id, board)
         if game.board_message_id != board and not game.private:
-            collapse_soon(interaction, game.board_message_id,
-                          collapsed_line(state, len(game.replies)), v2=True)
+            with publicly(interaction):
+                line = collapsed_line(state, len(game.replies))
+            collapse_soon(interaction, game.board_message_id, line, v2=True)
 
     async def show_ended(self, interaction: discord.Interaction, game: GameRecord) -> None:
         state = ChallengeState(game)
@@ -146,9 +156,12 @@ class ChallengeCog(commands.Cog, name="challenge"):
             await interaction.response.send_message(view=challenge_board(state),
                                                     ephemeral=True)
             return
-        await respond(interaction, embed=ended_embed(state, interaction.user.id))
-        # the live board becomes the finished one: no prompt, no reply buttons
-        collapse_soon(interaction, game.board_message_id, view=challenge_board(state))
+        with publicly(interaction):
+            said = ended_embed(state, interaction.user.id)
+            # the live board becomes the finished one: no prompt, no reply buttons
+            finished = challenge_board(state)
+        await respond(interaction, embed=said)
+        collapse_soon(interaction, game.board_message_id, view=finished)
 
     # ---- the board's buttons, and the reveal --------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, action: Action, game_id: int,
@@ -172,7 +185,9 @@ class ChallengeCog(commands.Cog, name="challenge"):
                 raise MalformedButton()  # no reply has that many blacks: forged or too old
             await interaction.response.defer()  # an old challenge may need the solver
             state = await self.service.board(game)
-            await interaction.edit_original_response(view=challenge_board(state, black=black))
+            with speaking_for(interaction, game):
+                view = challenge_board(state, black=black)
+            await interaction.edit_original_response(view=view)
         elif action is Action.UNDO:
             last = self.service.check_take_back(game, parts[0])
             await interaction.response.defer()  # the solver may take a moment
@@ -194,21 +209,32 @@ class ChallengeCog(commands.Cog, name="challenge"):
         game = await self.service.load(game_id, interaction.user.id)
         reveal = self.service.check_reveal(game, typed_code(text), action_id=interaction.id)
         state = await self.service.commit_reveal(reveal)
-        await close(interaction, revealed(state))
+        await close(interaction, revealed(state))  # to the challenger, in their language
         message = await self._post(interaction, state)
         await self.service.games.set_board_message(state.game.id, message.id)
-        collapse_soon(interaction, game.board_message_id,
-                      collapsed_line(state, len(game.replies)), v2=True)
+        with speaking_for(interaction, game):
+            line = collapsed_line(state, len(game.replies))
+        collapse_soon(interaction, game.board_message_id, line, v2=True)
         await after_move(interaction, state.game)
 
     # ---- showing ----------------------------------------------------------------------------
     async def _show(self, interaction: discord.Interaction, state: ChallengeState) -> None:
         """Edit the board the button is on."""
-        await interaction.edit_original_response(view=challenge_board(state))
+        with speaking_for(interaction, state.game):
+            view = challenge_board(state)
+        await interaction.edit_original_response(view=view)
 
-    async def _post(self, interaction: discord.Interaction, state: ChallengeState, *,
-                    content: str | None = None) -> discord.WebhookMessage:
-        """Answer a deferred command with the board (``content``: a note above it)."""
-        return await interaction.followup.send(view=challenge_board(state, note=content),
-                                               wait=True)
+    async def _post(self, interaction: discord.Interaction, state: ChallengeState
+                    ) -> discord.WebhookMessage:
+        """Answer a deferred command with the board."""
+        with speaking_for(interaction, state.game):
+            view = challenge_board(state)
+        return await interaction.followup.send(view=view, wait=True)
+
+
+def speaking_for(interaction: discord.Interaction, game: GameRecord
+                 ) -> AbstractContextManager[None]:
+    """A channel's challenge board speaks the channel's language; a private one its player's
+    (the language the interaction already speaks)."""
+    return nullcontext() if game.private else publicly(interaction)
 

@@ -9,6 +9,8 @@ import re
 
 import discord
 
+from i18n import mark, tr, trn
+
 from ...core.records import GameRecord
 from ...ui.pegs import code_line
 from ...ui.responses import cog_of
@@ -31,17 +33,17 @@ def reveal_picker(user_id: int, game: GameRecord) -> Picker:
 class RevealPurpose(Purpose):
     key = PURPOSE
     target = re.compile(r"[1-9]\d{0,18}")
-    title = "Reveal your code"
-    verb = "Reveal"
-    form_title = "Reveal your code"
+    title = mark("Reveal your code")
+    verb = mark("Reveal")
+    form_title = mark("Reveal your code")
 
     async def open(self, interaction: discord.Interaction, target: str) -> Picker:
         game = await _cog(interaction).service.load(int(target), interaction.user.id)
         return reveal_picker(interaction.user.id, game)
 
     async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
-        return (f"**{self.title}** · challenge #{picker.target}: I check every reply you "
-                f"gave against it, and the challenge ends")
+        return tr("**{title}** · challenge #{id}: I check every reply you gave against it, "
+                  "and the challenge ends", title=tr(self.title), id=picker.target)
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
                      ) -> None:
@@ -52,6 +54,9 @@ def revealed(state: ChallengeState) -> str:
     """Said to the challenger in place of their picker."""
     code = code_line(state.game.secret) if state.game.secret else "?"
     wrong = len(state.mistakes or ())
-    verdict = ("every reply was right" if not wrong else
-               f"{wrong} {'reply was' if wrong == 1 else 'replies were'} wrong")
-    return f"You revealed {code}: {verdict}. The board below shows it all."
+    if not wrong:
+        return tr("You revealed {code}: every reply was right. The board below shows it all.",
+                  code=code)
+    return trn("You revealed {code}: {count} reply was wrong. The board below shows it all.",
+               "You revealed {code}: {count} replies were wrong. The board below shows it all.",
+               wrong, code=code)

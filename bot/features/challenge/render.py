@@ -18,12 +18,14 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 import discord
+from babel.numbers import format_decimal
 
-from engine import DEFAULT_STRATEGY, Feedback, Rules, get_strategy, possible_feedbacks
+from engine import DEFAULT_STRATEGY, Feedback, Mistake, Rules, get_strategy, possible_feedbacks
+from i18n import SOURCE, current_locale, tr, trc, trn
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord
-from ...ui.messages import guesses, mention
+from ...ui.messages import mention
 from ...ui.pegs import (
     BLACK_PEG,
     LARGE_ROW,
@@ -55,7 +57,7 @@ def reply_label(fb: Feedback) -> str:
     """The key pegs a reply gives, as a row shows them: ``2●1○``, ``1●``, ``none``."""
     marks = (f"{fb.black}{BLACK_PEG}" if fb.black else "") + (
         f"{fb.white}{WHITE_PEG}" if fb.white else "")
-    return marks or "none"
+    return marks or trc("a reply with no key pegs", "none")
 
 
 def _split(group: Sequence[T]) -> list[list[T]]:
@@ -108,7 +110,7 @@ def _reply_rows(state: ChallengeState, black: int | None) -> list[discord.ui.Act
     if lines is None:  # step 2: the white count, for the black count picked
         lines = _split([o for o in options if o.black == black])
         rows.append(_row([ChallengeButton(Action.OTHER_BLACK, game.id, state.turn,
-                                          label="\N{LEFTWARDS ARROW} other black")]))
+                                          label=tr("\N{LEFTWARDS ARROW} other black"))]))
     for line in lines:
         rows.append(_row([_reply_button(state, fb) for fb in line]))
     return rows
@@ -136,8 +138,8 @@ def _controls(game: GameRecord) -> discord.ui.ActionRow:
     buttons = []
     if game.replies:
         buttons.append(ChallengeButton(Action.UNDO, game.id, game.replies[-1].turn,
-                                       label="Take back", style=discord.ButtonStyle.secondary))
-    buttons.append(ChallengeButton(Action.REVEAL, game.id, label="Reveal my code",
+                                       label=tr("Take back"), style=discord.ButtonStyle.secondary))
+    buttons.append(ChallengeButton(Action.REVEAL, game.id, label=tr("Reveal my code"),
                                    style=discord.ButtonStyle.danger))
     return _row(buttons)
 
@@ -146,25 +148,36 @@ def _finished_row(game: GameRecord) -> discord.ui.ActionRow:
     """Analyse, and "Play again" (the same rules and strategy) unless a match continues."""
     buttons: list[discord.ui.Item] = [AnalyseButton(game_id=game.id)]
     if game.match_id is None:
-        buttons.append(ChallengeButton(Action.AGAIN, game.id, label="Play again", emoji=AGAIN,
+        buttons.append(ChallengeButton(Action.AGAIN, game.id, label=tr("Play again"), emoji=AGAIN,
                                        style=discord.ButtonStyle.primary))
     return _row(buttons)
 
 
 def strategy_line(name: str | None, rules: Rules) -> str:
     """The strategy and its idea; a figure quoted for another size is left out (Knuth's
-    "at most 5 guesses at 4x6" says nothing about 8x9)."""
+    "at most 5 guesses at 4x6" says nothing about 8x9). Any language quotes it the same
+    way: a size like ``4x6`` in brackets."""
     strategy = get_strategy(name or DEFAULT_STRATEGY)
     size = f"{rules.pegs}x{rules.colors}"
-    description = strategy.description
-    for claim in re.findall(r"\s*\([^)]*\bat (\d+x\d+)\)", description):
-        if claim != size or not rules.repeats:
-            description = re.sub(rf"\s*\([^)]*\bat {claim}\)", "", description)
+    description = tr(strategy.description)
+    for claim in _SIZE_CLAIM.finditer(description):
+        if claim["size"] != size or not rules.repeats:
+            description = description.replace(claim[0], "")
     return f"`{strategy.name}`: {description}"
+
+
+#: A figure quoted for one size, in brackets: ``(at most 5 guesses at 4x6)``.
+_SIZE_CLAIM = re.compile(r"\s*\([^()]*?(?P<size>\d+x\d+)[^()]*\)")
 
 
 def _big(code_text: str, rules: Rules) -> str:
     return f"{'##' if rules.pegs <= LARGE_ROW else '###'} {code_text}"
+
+
+def _mistake(mistake: Mistake) -> str:
+    return tr("• guess {turn} {code}: you said {given}, the right reply was {right}",
+              turn=mistake.turn, code=code_line(mistake.guess), given=key_pegs(mistake.given),
+              right=key_pegs(mistake.correct))
 
 
 def _ended(state: ChallengeState) -> tuple[str, discord.Colour, list[str]]:
@@ -172,36 +185,48 @@ def _ended(state: ChallengeState) -> tuple[str, discord.Colour, list[str]]:
     game = state.game
     player = mention(game.started_by)
     if game.status is GameStatus.WON:
-        return (f"I broke your code in {guesses(len(game.replies))}!", COLOURS[game.status],
-                [f"{player}'s code was {code_line(game.replies[-1].guess)}."])
+        return (trn("I broke your code in {count} guess!", "I broke your code in {count} guesses!",
+                    len(game.replies)), COLOURS[game.status],
+                [tr("{player}'s code was {code}.", player=player,
+                    code=code_line(game.replies[-1].guess))])
     if game.status is GameStatus.LOST:
-        return ("You win: I couldn't break your code", COLOURS[game.status],
-                [f"{player} kept me guessing for all {guesses(game.rules.max_guesses)}."])
+        return (tr("You win: I couldn't break your code"), COLOURS[game.status],
+                [trn("{player} kept me guessing for all {count} guess.",
+                     "{player} kept me guessing for all {count} guesses.",
+                     game.rules.max_guesses, player=player)])
     if state.mistakes is not None and game.secret:
-        parts = [f"{player}'s code was {code_line(game.secret)}."]
+        parts = [tr("{player}'s code was {code}.", player=player, code=code_line(game.secret))]
         if state.mistakes:
-            parts.append("These replies were wrong:\n" + rows_within(
-                state.mistakes, lambda m: f"• guess {m.turn} {code_line(m.guess)}: you said "
-                f"{key_pegs(m.given)}, the right reply was {key_pegs(m.correct)}",
-                V2_TEXT_MAX // 2))
+            parts.append(tr("These replies were wrong:") + "\n" + rows_within(
+                state.mistakes, _mistake, V2_TEXT_MAX // 2))
         else:
-            parts.append("Every reply was right.")
-        return "Code revealed", discord.Colour.dark_grey(), parts
-    return "Challenge ended", discord.Colour.dark_grey(), []
+            parts.append(tr("Every reply was right."))
+        return tr("Code revealed"), discord.Colour.dark_grey(), parts
+    return tr("Challenge ended"), discord.Colour.dark_grey(), []
 
 
 def _question(state: ChallengeState, black: int | None) -> str:
     """What the turn asks, short: the key pegs explained once, in small text."""
     player = mention(state.game.started_by)
     if not two_step(state):
-        ask = f"{player}, how does it score against your code?"
+        ask = tr("{player}, how does it score against your code?", player=player)
     elif black is None:
-        ask = f"{player}, **step 1 of 2**: how many `{BLACK_PEG}` black?"
+        ask = tr("{player}, **step 1 of 2**: how many `{black_peg}` black?", player=player,
+                 black_peg=BLACK_PEG)
     else:
-        ask = (f"{player}, **step 2 of 2**: you picked **{black} black**; "
-               f"now how many `{WHITE_PEG}` white?")
-    return (f"{ask}\n-# `{BLACK_PEG}` right colour, right place · `{WHITE_PEG}` right colour, "
-            f"wrong place · or type `/feedback`")
+        ask = tr("{player}, **step 2 of 2**: you picked **{black} black**; now how many "
+                 "`{white_peg}` white?", player=player, black=black, white_peg=WHITE_PEG)
+    return ask + "\n-# " + tr("`{black_peg}` right colour, right place · `{white_peg}` right "
+                              "colour, wrong place · or type `/feedback`",
+                              black_peg=BLACK_PEG, white_peg=WHITE_PEG)
+
+
+def _codes_left(game: GameRecord, left: int) -> str:
+    shown = format_decimal(left, locale=current_locale() or SOURCE)
+    if not game.replies:
+        return trn("{shown} possible code", "{shown} possible codes", left, shown=shown)
+    return trn("{shown} code fits your replies", "{shown} codes fit your replies", left,
+               shown=shown)
 
 
 def _history(state: ChallengeState, budget: int) -> list[str]:
@@ -210,21 +235,20 @@ def _history(state: ChallengeState, budget: int) -> list[str]:
     game = state.game
     rules = game.rules
     parts = []
-    label = "Private challenge" if game.private else "Challenge"
-    status = [f"{label} #{game.id}", rules.describe()]
+    label = (tr("Private challenge #{id}", id=game.id) if game.private
+             else tr("Challenge #{id}", id=game.id))
+    status = [label, rules.describe()]
     if game.active and not game.replies:
-        status.append(f"I play {strategy_line(game.strategy, rules)}")
+        status.append(tr("I play {strategy}", strategy=strategy_line(game.strategy, rules)))
     else:
         status.append(f"`{get_strategy(game.strategy or DEFAULT_STRATEGY).name}`")
     if game.active and not state.inconsistent and game.codes_left is not None:
-        left = game.codes_left
-        status.insert(0, f"{left:,} possible codes" if not game.replies else
-                      f"{left:,} {'code fits' if left == 1 else 'codes fit'} your replies")
+        status.insert(0, _codes_left(game, game.codes_left))
     key = legend(rules).splitlines() if game.active else []
-    lines = [f"Colours {key[0]}", *key[1:]] if key else []
+    lines = [tr("Colours {key}", key=key[0]), *key[1:]] if key else []
     parts.append("\n".join(f"-# {line}" for line in [*lines, " · ".join(status)]))
     if game.replies:  # the replies so far in what is left of the message's text
-        heading = "**Your replies**\n" if game.active else ""
+        heading = "**" + tr("Your replies") + "**\n" if game.active else ""
         rows = rows_within(game.replies, lambda r: feedback_row(r.turn, r.guess, r.feedback,
                                                                 rules),
                            budget - len(heading) - len("\n\n".join(parts)) - 2)
@@ -253,13 +277,14 @@ def challenge_board(state: ChallengeState, *, black: int | None = None,
     if state.inconsistent:
         board.accent_colour = discord.Colour.orange()
         board.add_item(discord.ui.TextDisplay(
-            "### Your replies contradict each other\nNo code fits all of them, so one reply "
-            "is wrong. **Take back** the last reply, or **reveal** your code and I'll show "
-            "which one."))
+            "### " + tr("Your replies contradict each other") + "\n" + tr(
+                "No code fits all of them, so one reply is wrong. **Take back** the last "
+                "reply, or **reveal** your code and I'll show which one.")))
     else:
         assert state.pending is not None
         board.add_item(discord.ui.TextDisplay(
-            f"### My guess {state.turn} of {game.rules.max_guesses}\n"
+            "### " + tr("My guess {turn} of {most}", turn=state.turn,
+                        most=game.rules.max_guesses) + "\n"
             f"{_big(code_line(state.pending), game.rules)}\n{_question(state, black)}"))
         for row in _reply_rows(state, black):
             board.add_item(row)
@@ -280,14 +305,16 @@ def collapsed_line(state: ChallengeState, turn: int) -> str:
     if 0 < turn <= len(game.replies):
         r = game.replies[turn - 1]
         return feedback_row(r.turn, r.guess, r.feedback, game.rules)
-    return f"Challenge #{game.id}: an older board. The live one is below."
+    return tr("Challenge #{id}: an older board. The live one is below.", id=game.id)
 
 
 def ended_embed(state: ChallengeState, ended_by: int) -> discord.Embed:
     """Said in the channel when someone ends a challenge with ``/mastermind quit``."""
     game = state.game
-    who = ("ended their challenge" if ended_by == game.started_by
-           else f"ended {mention(game.started_by)}'s challenge")
-    return discord.Embed(title="Challenge ended", description=f"{mention(ended_by)} {who}.",
+    said = (tr("{ender} ended their challenge.", ender=mention(ended_by))
+            if ended_by == game.started_by
+            else tr("{ender} ended {player}'s challenge.", ender=mention(ended_by),
+                    player=mention(game.started_by)))
+    return discord.Embed(title=tr("Challenge ended"), description=said,
                          colour=discord.Colour.dark_grey())
 

@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from ...ui.responses import respond
+from ...ui.translation import publicly
 from .render import hint_embed
 from .service import HintService
 
@@ -25,4 +26,6 @@ class HintsCog(commands.Cog, name="hints"):
         hint = await asyncio.to_thread(self.service.work_out, game)
         game = await self.service.commit(game, hint, user_id=interaction.user.id,
                                          action_id=interaction.id)
-        await respond(interaction, embed=hint_embed(game, hint, interaction.user.id))
+        with publicly(interaction):  # shown to everyone here
+            embed = hint_embed(game, hint, interaction.user.id)
+        await respond(interaction, embed=embed)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import PALETTE, Code, format_code
+from engine import Code, format_code
 from engine.hints import Facts, facts
+from i18n import speaking, tr, trc, trn
 
 from ...core.enums import GameKind
 from ...core.errors import HintsOff, UserError, WrongKindOfGame
@@ -54,20 +55,43 @@ class Hint:
 
     @property
     def text(self) -> str:
-        """The hint in plain words, as recorded."""
+        """The hint in plain words, in the language spoken here."""
+        return self.words(format_code(self.code) if self.code is not None else "")
+
+    @property
+    def recorded(self) -> str:
+        """The hint as the database keeps it: in English, whoever asked."""
+        with speaking(None):
+            return self.text
+
+    def words(self, code: str) -> str:
+        """The hint in plain words, ``code`` being how the fitting code is written."""
         if self.level == 1:
-            return f"{self.count} codes still fit every reply." if self.count != 1 else (
-                "Only 1 code still fits every reply.")
+            return trn("Only {count} code still fits every reply.",
+                       "{count} codes still fit every reply.", self.count)
         if self.level == 2:
             assert self.colour is not None
-            name = f"colour {self.colour} ({PALETTE[self.colour - 1].name})"
+            name = colour_name(self.colour)
             if self.colour_in is None:
-                return (f"No colour is sure yet; the likeliest is {name}: it is in "
-                        f"{self.containing} of the {self.count} codes that fit.")
-            where = "in" if self.colour_in else "not in"
-            return f"{name[0].upper()}{name[1:]} is surely {where} the code."
-        assert self.code is not None
-        return f"{format_code(self.code)} fits every reply so far."
+                return trn("No colour is sure yet; the likeliest is colour {digit} ({name}): "
+                           "it is in {containing} of the {count} code that fits.",
+                           "No colour is sure yet; the likeliest is colour {digit} ({name}): "
+                           "it is in {containing} of the {count} codes that fit.", self.count,
+                           digit=self.colour, name=name, containing=self.containing)
+            if self.colour_in:
+                return tr("Colour {digit} ({name}) is surely in the code.", digit=self.colour,
+                          name=name)
+            return tr("Colour {digit} ({name}) is surely not in the code.", digit=self.colour,
+                      name=name)
+        return tr("{code} fits every reply so far.", code=code)
+
+
+def colour_name(digit: int) -> str:
+    """A colour's name in the language spoken here (the palette's names are English ids;
+    the letters typed in codes stay the same in every language)."""
+    return (trc("colour", "red"), trc("colour", "orange"), trc("colour", "yellow"),
+            trc("colour", "green"), trc("colour", "blue"), trc("colour", "purple"),
+            trc("colour", "brown"), trc("colour", "white"), trc("colour", "black"))[digit - 1]
 
 
 def choose_hint(level: int, found: Facts) -> Hint:
@@ -115,7 +139,7 @@ class HintService:
         try:
             async with once(), self.games.db.transaction() as conn:
                 return await self.store.add(conn, game, level=hint.level, user_id=user_id,
-                                            text=hint.text, now=self.games.clock(),
+                                            text=hint.recorded, now=self.games.clock(),
                                             action_id=action_id)
         except StaleWrite:
             raise HintRaced() from None

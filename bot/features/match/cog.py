@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import STRATEGIES, Rules, example, strongest_strategy
+from i18n import mark, tr
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
@@ -26,6 +27,7 @@ from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_n
 from ...ui.pegs import typed_code
 from ...ui.places import bot_in_channel, require_shared_answers, usable
 from ...ui.responses import cog_of
+from ...ui.translation import publicly
 from ..breaker.buttons import board_view
 from ..breaker.render import board_embed
 from ..breaker.service import BreakerService
@@ -42,11 +44,15 @@ from .picking import (
     match_picker,
     setter_picker,
 )
-from .render import half_note, scoreboard_embed, scoreboard_view, setter_note
+from .render import (
+    expired_note,
+    half_note,
+    replay_note,
+    scoreboard_embed,
+    scoreboard_view,
+    setter_note,
+)
 from .service import BadOpponent, MatchService, MatchView
-
-REPLAY_NOTE = ("Your replies contradicted each other. Try again, and this time please be "
-               "more careful: think of a code, and I start this half-round over.")
 
 
 class MatchCog(commands.Cog, name="match"):
@@ -88,7 +94,7 @@ class MatchCog(commands.Cog, name="match"):
         strategy: str | None = None,
     ) -> None:
         assert interaction.channel_id is not None  # not in the bot's DM (see usable)
-        require_shared_answers(interaction, "a match in the channel")
+        require_shared_answers(interaction, tr("a match in the channel"))
         # Options left out take the server's default rules (/mastermind settings).
         default = cog_of(interaction, SettingsCog).service.default_rules(interaction.guild_id)
         rules = make_rules(pegs or default.pegs, colors or default.colors,
@@ -98,26 +104,27 @@ class MatchCog(commands.Cog, name="match"):
         if strategy not in STRATEGIES:
             raise UnknownStrategy(strategy)
         if opponent is not None and opponent.bot:
-            raise BadOpponent("bots don't play matches (I am the exception)")
+            raise BadOpponent(mark("Bots don't play matches (I am the exception)."))
         view = await self.service.start(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
             rounds=rounds, strategy=strategy, opponent=opponent.id if opponent else None,
             action_id=interaction.id)
-        note = None
-        if view.expired is not None:
-            note = f"The previous match here (#{view.expired.id}) had no move for too long."
-        embeds = [scoreboard_embed(view, note=note)]
-        if view.expired is not None:
-            embeds.append(scoreboard_embed(MatchView(view.expired)))
+        with publicly(interaction):
+            note = expired_note(view.expired.id) if view.expired is not None else None
+            embeds = [scoreboard_embed(view, note=note)]
+            if view.expired is not None:
+                embeds.append(scoreboard_embed(MatchView(view.expired)))
+            buttons = scoreboard_view(view)
+            first = (None if view.game is None
+                     else (board_embed(view.game, note=half_note(view)), board_view(view.game)))
         sent = await interaction.response.send_message(
-            embeds=embeds, view=scoreboard_view(view) or discord.utils.MISSING)
+            embeds=embeds, view=buttons or discord.utils.MISSING)
         if sent.message_id is not None:
             await self.service.set_board_message(view.match.id, sent.message_id)
-        if view.game is not None:  # the first half-round's board, a message of its own
+        if view.game is not None and first is not None:  # the first half-round's board
             board = await interaction.followup.send(
-                embed=board_embed(view.game, note=half_note(view)),
-                view=board_view(view.game) or discord.utils.MISSING, wait=True)
+                embed=first[0], view=first[1] or discord.utils.MISSING, wait=True)
             await self.breaker.games.set_board_message(view.game.id, board.id)
 
     # ---- what the /mastermind group asks of a match -----------------------------------------
@@ -141,15 +148,18 @@ class MatchCog(commands.Cog, name="match"):
             action_id=interaction.id)
         if view is None:
             return False
-        embeds = [scoreboard_embed(view)]
-        if view.game is not None and view.game.kind is GameKind.BREAKER:
-            embeds.append(board_embed(view.game))
+        with publicly(interaction):
+            embeds = [scoreboard_embed(view)]
+            if view.game is not None and view.game.kind is GameKind.BREAKER:
+                embeds.append(board_embed(view.game))
+            finished = (challenge_board(ChallengeState(view.game))
+                        if view.game is not None and view.game.kind is GameKind.CHALLENGE
+                        else None)
         await interaction.response.send_message(embeds=embeds)
         await _strip_buttons(interaction, view.match.board_message_id)
-        if view.game is not None and view.game.kind is GameKind.CHALLENGE:
+        if view.game is not None and finished is not None:
             # a V2 board can't lose all its components: it becomes the finished board
-            collapse_soon(interaction, view.game.board_message_id,
-                          view=challenge_board(ChallengeState(view.game)))
+            collapse_soon(interaction, view.game.board_message_id, view=finished)
         elif view.game is not None:
             await _strip_buttons(interaction, view.game.board_message_id)
         return True
@@ -174,8 +184,9 @@ class MatchCog(commands.Cog, name="match"):
         view = await self.service.answer(
             match_id, user_id=interaction.user.id, user_name=display_name(interaction.user),
             accept=action is MatchAction.ACCEPT, action_id=interaction.id)
-        await interaction.response.edit_message(embed=scoreboard_embed(view),
-                                                view=scoreboard_view(view))
+        with publicly(interaction):
+            embed, buttons = scoreboard_embed(view), scoreboard_view(view)
+        await interaction.response.edit_message(embed=embed, view=buttons)
 
     async def set_code(self, interaction: discord.Interaction, match_id: int, half: int,
                        text: str) -> None:
@@ -197,10 +208,12 @@ class MatchCog(commands.Cog, name="match"):
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
             action_id=interaction.id, secret=code)
-        await close(interaction, code_set(code))
+        await close(interaction, code_set(code))  # to the setter, in their language
+        with publicly(interaction):
+            embed = board_embed(started.game, note=setter_note(interaction.user.id))
+            buttons = board_view(started.game)
         board = await interaction.followup.send(
-            embed=board_embed(started.game, note=setter_note(interaction.user.id)),
-            view=board_view(started.game) or discord.utils.MISSING, wait=True)
+            embed=embed, view=buttons or discord.utils.MISSING, wait=True)
         await self.breaker.games.set_board_message(started.game.id, board.id)
 
     # ---- after a half-round ----------------------------------------------------------------
@@ -212,32 +225,37 @@ class MatchCog(commands.Cog, name="match"):
             return
         replayed = (ended.status is GameStatus.QUIT and view.game is not None
                     and view.game.id != ended.id and view.match.running)
-        await self._post(interaction, view, note=REPLAY_NOTE if replayed else None)
+        await self._post(interaction, view, replayed=replayed)
 
     async def _post(self, interaction: discord.Interaction, view: MatchView, *,
-                    note: str | None = None) -> None:
+                    replayed: bool = False) -> None:
         """The scoreboard, then (while it runs) the current half-round's board, as followups
-        of an answered or deferred interaction; each is remembered as the one to link."""
+        of an answered or deferred interaction, in the channel's language; each is
+        remembered as the one to link. ``replayed``: a reveal started the half over."""
+        with publicly(interaction):
+            embed = scoreboard_embed(view, note=replay_note() if replayed else None)
+            buttons = scoreboard_view(view)
         scoreboard = await interaction.followup.send(
-            embed=scoreboard_embed(view, note=note),
-            view=scoreboard_view(view) or discord.utils.MISSING, wait=True)
+            embed=embed, view=buttons or discord.utils.MISSING, wait=True)
         await self.service.set_board_message(view.match.id, scoreboard.id)
         game = view.game
         if game is None or not game.active or not view.match.running:
             return
         if game.kind is GameKind.CHALLENGE:
             state = await self.challenges.board(game)
-            board = await interaction.followup.send(
-                view=challenge_board(state, note=half_note(view)), wait=True)
+            with publicly(interaction):
+                challenge = challenge_board(state, note=half_note(view))
+                line = collapsed_line(state, len(game.replies))
+            board = await interaction.followup.send(view=challenge, wait=True)
         else:
+            with publicly(interaction):
+                embed, buttons = board_embed(game, note=half_note(view)), board_view(game)
             board = await interaction.followup.send(
-                embed=board_embed(game, note=half_note(view)),
-                view=board_view(game) or discord.utils.MISSING, wait=True)
+                embed=embed, view=buttons or discord.utils.MISSING, wait=True)
         await self.breaker.games.set_board_message(game.id, board.id)
         if game.kind is GameKind.CHALLENGE and game.board_message_id != board.id:
             # a V2 board can't lose all its components: it shrinks to its last reply
-            collapse_soon(interaction, game.board_message_id,
-                          collapsed_line(state, len(game.replies)), v2=True)
+            collapse_soon(interaction, game.board_message_id, line, v2=True)
         else:
             await _strip_buttons(interaction, game.board_message_id, keep=board.id)
 

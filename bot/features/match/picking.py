@@ -13,6 +13,7 @@ import re
 import discord
 
 from engine import Code, InvalidRules, Rules
+from i18n import mark, tr
 
 from ...core.errors import MalformedButton
 from ...ui.pegs import code_line
@@ -38,9 +39,9 @@ def match_picker(user_id: int, match_id: int, half: int, rules: Rules) -> Picker
 
 
 class _SecretCode(Purpose):
-    title = "Your secret code"
-    verb = "Set code"
-    form_title = "Type your secret code"
+    title = mark("Your secret code")
+    verb = mark("Set code")
+    form_title = mark("Type your secret code")
 
     async def open(self, interaction: discord.Interaction, target: str) -> Picker:
         raise MalformedButton()  # no board opens these: a command or a match button does
@@ -51,8 +52,9 @@ class SetterGamePurpose(_SecretCode):
     target = re.compile(r"\d{1,2}")
 
     async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
-        return (f"**{self.title}** for a game of {picker.pegs} pegs, {picker.colors} "
-                f"colours: only you see it, the others break it")
+        return tr("**{title}** for a game of {pegs} pegs, {colors} colours: only you see it, "
+                  "the others break it", title=tr(self.title), pegs=picker.pegs,
+                  colors=picker.colors)
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
                      ) -> None:
@@ -69,7 +71,8 @@ class MatchCodePurpose(_SecretCode):
 
     async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
         match_id, _ = picker.target.split(".")
-        return f"**{self.title}** for match #{match_id}: only you see it"
+        return tr("**{title}** for match #{id}: only you see it", title=tr(self.title),
+                  id=match_id)
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
                      ) -> None:
@@ -79,5 +82,5 @@ class MatchCodePurpose(_SecretCode):
 
 def code_set(code: Code) -> str:
     """Said to the setter alone, in place of their picker."""
-    return (f"Your secret code {code_line(code)} is set. Nobody else has seen it: the board "
-            f"below is for the breakers.")
+    return tr("Your secret code {code} is set. Nobody else has seen it: the board below is "
+              "for the breakers.", code=code_line(code))

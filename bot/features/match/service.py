@@ -13,6 +13,7 @@ import secrets as secure_random
 from dataclasses import dataclass
 
 from engine import Code, Rules, draw_secret, example
+from i18n import mark
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
@@ -66,6 +67,8 @@ class StaleMatchButton(UserError):
 
 
 class BadOpponent(UserError):
+    """``reason``: a sentence marked for the catalogs (``mark(...)``), shown translated."""
+
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
@@ -134,7 +137,7 @@ class MatchService:
         """A match against the bot starts at once with its first half-round; one against a
         person waits for the invitation to be accepted."""
         if opponent == user_id:
-            raise BadOpponent("you can't play a match against yourself")
+            raise BadOpponent(mark("You can't play a match against yourself."))
         self.games.channel_allowed(guild_id, channel_id)  # the server's settings
         now = self.games.clock()
         async with once(), self.games.db.transaction() as conn:

@@ -8,6 +8,7 @@ import re
 import discord
 
 from engine import Rules, example
+from i18n import tr
 
 from ...core.errors import MalformedButton
 from ...ui.responses import MAX_ID, ReportingButton, ReportingModal
@@ -58,7 +59,8 @@ class TypedCodeModal(ReportingModal):
         self.picker = picker
         rules = Rules(picker.pegs, picker.colors, repeats=picker.repeats)
         self.code: discord.ui.TextInput = discord.ui.TextInput(
-            label=label[:45], placeholder=f"e.g. {example(rules)} or letters, pegs",
+            label=label[:45],
+            placeholder=tr("e.g. {example} or letters, pegs", example=example(rules))[:100],
             min_length=1, max_length=100, custom_id="code", default=picker.digits or None)
         self.add_item(self.code)
 

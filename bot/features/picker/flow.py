@@ -14,10 +14,12 @@ from collections.abc import Sequence
 import discord
 from discord.ext import commands
 
+from i18n import tr
+
 from .buttons import PickerButton, TypedCodeModal
 from .errors import NotYourPicker
 from .purposes import Purpose, purpose_of
-from .render import NOTHING_TO_DELETE, cannot_add, incomplete, picker_content, picker_view
+from .render import cannot_add, incomplete, nothing_to_delete, picker_content, picker_view
 from .state import Op, Picker, Tap
 
 
@@ -47,10 +49,12 @@ async def on_tap(interaction: discord.Interaction, tap: Tap) -> None:
         await show(interaction, await purpose.open(interaction, picker.target))
     elif op is Op.DELETE:
         await show(interaction, picker.minus() if picker.code else picker,
-                   note=None if picker.code else NOTHING_TO_DELETE)
+                   note=None if picker.code else nothing_to_delete())
     elif op is Op.TYPE:
-        label = f"{purpose.title} ({picker.pegs} pegs, colours 1-{picker.colors})"
-        await interaction.response.send_modal(TypedCodeModal(picker, purpose.form_title, label))
+        label = tr("{title} ({pegs} pegs, colours 1-{colors})", title=tr(purpose.title),
+                   pegs=picker.pegs, colors=picker.colors)
+        await interaction.response.send_modal(
+            TypedCodeModal(picker, tr(purpose.form_title), label))
     elif op is Op.SUBMIT:
         if not picker.complete:
             await show(interaction, picker, note=incomplete(picker))
@@ -73,8 +77,9 @@ async def show(interaction: discord.Interaction, picker: Picker, *, note: str | 
     as a new message only the person who acted sees."""
     purpose = purpose_of(picker)
     heading = await purpose.heading(interaction, picker)
-    await answer(interaction, content=picker_content(picker, heading, purpose.verb, note),
-                 view=picker_view(picker, purpose.verb))
+    verb = tr(purpose.verb)
+    await answer(interaction, content=picker_content(picker, heading, verb, note),
+                 view=picker_view(picker, verb))
 
 
 async def close(interaction: discord.Interaction, content: str | None, *,

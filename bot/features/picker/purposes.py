@@ -18,6 +18,8 @@ from typing import ClassVar
 
 import discord
 
+from i18n import mark, tr
+
 from ...core.errors import MalformedButton
 from .state import Picker
 
@@ -30,12 +32,14 @@ class Purpose:
     key: ClassVar[str]
     #: What a valid target looks like (anything else is a forged or outdated button).
     target: ClassVar[re.Pattern[str]] = re.compile(r"\d{1,20}")
+    # The words below are English, marked for the feature's catalog (``mark("Your guess")``);
+    # the picker translates them where it shows them, in the player's language.
     #: The heading's first words, e.g. "Your guess".
-    title: ClassVar[str] = "Your code"
-    #: The submit button's label, e.g. "Guess".
-    verb: ClassVar[str] = "Submit"
-    #: The typed form's title (at most 45 characters).
-    form_title: ClassVar[str] = "Type your code"
+    title: ClassVar[str] = mark("Your code")
+    #: The submit button's label, e.g. "Guess" (short: it shares a phone's row with two).
+    verb: ClassVar[str] = mark("Submit")
+    #: The typed form's title (at most 45 characters in every language).
+    form_title: ClassVar[str] = mark("Type your code")
 
     async def open(self, interaction: discord.Interaction, target: str) -> Picker:
         """A new picker for the person who acted (checks they may, reads the rules);
@@ -44,7 +48,7 @@ class Purpose:
 
     async def heading(self, interaction: discord.Interaction, picker: Picker) -> str:
         """The lines above the pegs. Drawn on every tap, so quick: read nothing by default."""
-        return f"**{self.title}**"
+        return f"**{tr(self.title)}**"
 
     async def submit(self, interaction: discord.Interaction, picker: Picker, text: str
                      ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import discord
 
 from engine import format_code
+from i18n import tr, trn
 
 from ...core.errors import GameMovedOn
 from ...ui.messages import says
@@ -47,9 +48,10 @@ def code_lines(picker: Picker, verb: str) -> str:
     size = "#" if picker.pegs <= 5 else "##"
     holes = " ".join([*(peg_emoji((d,)) for d in picker.code), *[HOLE] * picker.missing])
     digits = format_code(picker.code) + NOT_YET * picker.missing
-    status = f"ready: press **{verb}**" if picker.complete else f"pick {picker.missing} more"
+    status = (tr("ready: press **{verb}**", verb=verb) if picker.complete
+              else trn("pick {count} more", "pick {count} more", picker.missing))
     if not picker.repeats:
-        status += " · each colour once"
+        status += " · " + tr("each colour once")
     return f"{size} {holes}\n`{digits}` {status}"
 
 
@@ -68,8 +70,8 @@ def picker_view(picker: Picker, verb: str) -> discord.ui.View:
             view.add_item(PickerButton(Tap(picker, d), label=str(d), emoji=button_emoji(d),
                                        disabled=not picker.allowed(d), row=r))
     last = len(rows)
-    view.add_item(PickerButton(Tap(picker, Op.TYPE), label="Type", emoji=TYPE, row=last))
-    view.add_item(PickerButton(Tap(picker, Op.DELETE), label=f"{DELETE} Delete",
+    view.add_item(PickerButton(Tap(picker, Op.TYPE), label=tr("Type"), emoji=TYPE, row=last))
+    view.add_item(PickerButton(Tap(picker, Op.DELETE), label=DELETE + " " + tr("Delete"),
                                disabled=not picker.code, row=last))
     view.add_item(PickerButton(Tap(picker, Op.SUBMIT), label=f"{SUBMIT} {verb}",
                                style=discord.ButtonStyle.success,
@@ -80,24 +82,25 @@ def picker_view(picker: Picker, verb: str) -> discord.ui.View:
 # ---- notes drawn in the picker (a tap that can't apply: nothing changes) --------------------
 def cannot_add(picker: Picker, digit: int) -> str:
     if picker.complete:
-        return "Your code is full: delete a peg, or submit it."
-    return (f"Colour {digit} is already in your code, and no colour may repeat in this "
-            f"game: pick another.")
+        return tr("Your code is full: delete a peg, or submit it.")
+    return tr("Colour {digit} is already in your code, and no colour may repeat in this "
+              "game: pick another.", digit=digit)
 
 
-NOTHING_TO_DELETE = "Nothing to delete yet: pick a colour first."
+def nothing_to_delete() -> str:
+    return tr("Nothing to delete yet: pick a colour first.")
 
 
 def incomplete(picker: Picker) -> str:
-    pegs = "peg" if picker.missing == 1 else "pegs"
-    return f"Your code has {len(picker.code)} of {picker.pegs} pegs: pick {picker.missing} " \
-           f"more {pegs} first."
+    return trn("Your code has {picked} of {pegs} pegs: pick {count} more peg first.",
+               "Your code has {picked} of {pegs} pegs: pick {count} more pegs first.",
+               picker.missing, picked=len(picker.code), pegs=picker.pegs)
 
 
 # ---- the words for picker mistakes ----------------------------------------------------------
 @says(NotYourPicker)
 def _not_yours(error: NotYourPicker) -> tuple[str, str]:
-    return "This picker isn't yours", (
+    return tr("This picker isn't yours"), tr(
         "It belongs to another player, so nothing was picked or stored. Press the button "
         "on the board to open your own.")
 
@@ -105,9 +108,10 @@ def _not_yours(error: NotYourPicker) -> tuple[str, str]:
 @says(GameMovedOn)
 def _moved_on(error: GameMovedOn) -> tuple[str, str]:
     if error.running is None:
-        return "That game is over", (
-            f"Game #{error.game_id} has ended, so this picker can't play it any more. "
-            f"Nothing was stored. Start a new game with `/mastermind new`.")
-    return "A new game runs here", (
-        f"Game #{error.game_id} has ended and game #{error.running.id} runs here now: "
-        f"press **Guess** on its board. Nothing was stored.")
+        return tr("That game is over"), tr(
+            "Game #{id} has ended, so this picker can't play it any more. Nothing was "
+            "stored. Start a new game with `/mastermind new`.", id=error.game_id)
+    return tr("A new game runs here"), tr(
+        "Game #{id} has ended and game #{running} runs here now: press **{guess}** on its "
+        "board. Nothing was stored.", id=error.game_id, running=error.running.id,
+        guess=tr("Guess"))
