@@ -134,7 +134,7 @@ class Style:
 
     def palette(self, rules: Rules) -> str:
         """The colours of this game: ``1 R red  2 O orange ...``."""
-        parts = [f"{self.peg(c.digit)} {c.letter} {c.name}" for c in PALETTE[: rules.colors]]
+        parts = [f"{self.peg(c.digit)} {c.letter} {c.spoken}" for c in PALETTE[: rules.colors]]
         return "  ".join(parts)
 
     def letters(self, code: Sequence[int]) -> str:
