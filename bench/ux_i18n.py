@@ -15,7 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parent)]
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT), str(ROOT / "tests")]
 
 from fake_discord import FakeClock, FakeDiscord  # noqa: E402
 from ux_dump import Scene, _wrong, cli, emoji_images, write_screens  # noqa: E402
