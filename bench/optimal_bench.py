@@ -30,7 +30,7 @@ from engine.strategies import choose_guess, get_strategy
 from engine.trees import parse, shipped
 
 GREEDY = ("knuth", "most-parts", "expected-size", "entropy")
-#: Published averages over every 5x8 secret (Knuth, Kooi, Irving, entropy; see README).
+#: Published averages over every 5x8 secret (Knuth, Kooi, Irving, entropy; see docs/engine.md).
 PUBLISHED_5X8 = {"knuth": 5.6084, "most-parts": 5.549, "expected-size": 5.4997,
                  "entropy": 5.4854}
 

@@ -1,4 +1,4 @@
-"""Screens of the daily, the analysis, hints and settings, for the README (run by hand).
+"""Screens of the daily, the analysis, hints and settings, for docs/playing.md (run by hand).
 
 ``.venv/bin/python bench/ux_dump_daily.py OUT_DIR [--render]`` plays them through the test
 suite's fake Discord, writes the payloads the bot sent (one JSON per screen, for
