@@ -30,6 +30,10 @@ from bot.core.config import describe_database
 
 #: How long any one step (start-up, a reply, shutting down) may take.
 STEP = 10.0
+#: Longest log line read from the bot: at DEBUG discord.py logs whole payloads on one line
+#: (the synced commands with their localizations pass asyncio's 64 KiB default, and a reader
+#: that stops reading would leave the bot blocked on a full pipe).
+LINE_LIMIT = 16 * 2**20
 #: Upper bound for a whole test.
 TEST_BUDGET = 20.0
 
@@ -159,6 +163,7 @@ class BotProcess:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
+            limit=LINE_LIMIT,
         )
         return cls(proc)
 
