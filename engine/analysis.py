@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .codes import Code
-from .filtering import FILTER_CHUNK, _HalfGroups, filter_possible
+from .filtering import _HalfGroups, code_chunks, filter_possible
 from .rules import Rules
 from .scoring import Feedback, score_codes
 from .solver import SolverSession, history_key
@@ -106,8 +106,8 @@ def reply_sizes(space: CodeSpace, possible: np.ndarray | None, guess: int
         def score(chunk: np.ndarray) -> np.ndarray:
             return space.feedback_one(guess, chunk)
 
-    replies = np.concatenate([score(possible[start:start + FILTER_CHUNK])
-                              for start in range(0, len(possible), FILTER_CHUNK)])
+    replies = np.concatenate([score(possible[start:stop])
+                              for start, stop in code_chunks(space, len(possible))])
     return np.bincount(replies, minlength=nfb).astype(np.int64), replies
 
 

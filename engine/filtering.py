@@ -1,4 +1,4 @@
-"""Narrowing the set of possible codes after a reply."""
+"""Narrowing the set of possible codes after a reply, in chunks within the work slice."""
 
 from __future__ import annotations
 
@@ -9,8 +9,14 @@ import numpy as np
 
 from .space import CodeSpace, color_counts, every_code
 
-#: Codes scored at once when filtering a large explicit set (bounds temporary memory).
-FILTER_CHUNK = 1 << 20
+#: Temporary bytes per code of scoring one guess against a chunk of codes (the chunk's
+#: indices, the codes' keys or halves as pointer-sized integers, replies and the mask).
+CODE_BYTES = 64
+
+
+def code_chunks(space: CodeSpace, total: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` slices of ``total`` codes to score one guess against at a time."""
+    return space.chunks(CODE_BYTES, total)
 
 
 def filter_possible(
@@ -27,15 +33,12 @@ def filter_possible(
             return halves.matching_space(reply)
         score = halves.feedback
     else:
-        if possible is None:
-            possible = space.all_indices()
         score = partial(space.feedback_one, guess)
-
-    keep = [
-        chunk[score(chunk) == reply]
-        for chunk in (possible[i : i + FILTER_CHUNK] for i in range(0, len(possible), FILTER_CHUNK))
-    ]
-    return np.concatenate(keep) if keep else possible[:0]
+    keep = []
+    for start, stop in code_chunks(space, space.size if possible is None else len(possible)):
+        chunk = np.arange(start, stop, dtype=np.int64) if possible is None else possible[start:stop]
+        keep.append(chunk[score(chunk) == reply])
+    return np.concatenate(keep) if keep else np.empty(0, dtype=np.int64)
 
 
 class _HalfGroups:
@@ -87,9 +90,12 @@ class _HalfGroups:
             else np.empty(0, dtype=np.int64)
             for row in match
         ]
-        parts = [
-            high * self.n_low + low_sets[group]
-            for high, group in enumerate(self.high_group)
-            if len(low_sets[group])
-        ]
-        return np.concatenate(parts).astype(np.int64) if parts else np.empty(0, dtype=np.int64)
+        # Filled in place: the set can be most of the space's 43 million codes (8x9).
+        sizes = np.array([len(s) for s in low_sets], dtype=np.int64)[self.high_group]
+        ends = np.cumsum(sizes)
+        out = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
+        for high, group in enumerate(self.high_group):
+            if sizes[high]:
+                part = out[ends[high] - sizes[high] : ends[high]]
+                np.add(low_sets[group], high * self.n_low, out=part)
+        return out

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import STRATEGIES, Rules, SolverSession, score_codes  # noqa: E402
-from engine.codes import format_code  # noqa: E402
+from engine import STRATEGIES, Rules, SolverSession, score_codes
+from engine.codes import format_code
 
 #: (pegs, colours, repeats, secrets, moves recorded per game (0: the whole game)).
 PLAN = (
