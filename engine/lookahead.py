@@ -23,11 +23,11 @@ from .space import CodeSpace, space_for
 from .strategies import (
     Decision,
     canonical_guesses,
-    counted_chunks,
     first_move_candidates,
     first_perfect,
     reply_counts,
     rng_for,
+    scored_chunks,
 )
 
 _BOOKS = "data/books"
@@ -91,10 +91,15 @@ def _scores(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Entropy and most-parts scores of every candidate (lowest is best), in one pass."""
     entropy, parts = [], []
-    for _, counts in counted_chunks(space, candidates, secrets, 16 * space.n_feedback):
-        entropy.append(_entropy(counts))
-        parts.append(-(counts > 0).sum(axis=1))
+    for _, (e, p) in scored_chunks(space, _both_scores, candidates, secrets,
+                                   16 * space.n_feedback + 32):
+        entropy.append(e)
+        parts.append(p)
     return np.concatenate(entropy), np.concatenate(parts)
+
+
+def _both_scores(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return _entropy(counts), -(counts > 0).sum(axis=1)
 
 
 def lookahead_decision(

@@ -250,7 +250,13 @@ class _GatherScorer:
         order = np.argsort(keys)
         self._multiset_keys = keys[order]
         counts = counts[order]
-        self.common = np.minimum(counts[:, None, :], counts[None, :, :]).sum(-1, dtype=np.uint8)
+        # Pegs in common of every two multisets, a few rows at a time (3,432 squared at 7x8).
+        n = len(counts)
+        self.common = np.empty((n, n), dtype=np.uint8)
+        step = memory.rows_within(n * (colors + 1))
+        for a in range(0, n, step):
+            np.minimum(counts[a : a + step, None, :], counts[None, :, :]).sum(
+                -1, dtype=np.uint8, out=self.common[a : a + step])
         self.parts = [(a, min(a + self.PART, pegs)) for a in range(0, pegs, self.PART)]
         self.black_tables: list[np.ndarray] = []
         for a, b in self.parts:

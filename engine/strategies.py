@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from .memory import Cache
 from .space import CodeSpace
 
 CountsReducer = Callable[[np.ndarray], np.ndarray]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def _worst_case(counts: np.ndarray) -> np.ndarray:
 
 
 def _expected_size(counts: np.ndarray) -> np.ndarray:
-    c = counts.astype(np.int64)
+    c = counts.astype(np.int64, copy=False)
     return (c * c).sum(axis=1)
 
 
@@ -269,7 +271,10 @@ def best_guess(
     best_key: float | None = None
     best_possible: int | None = None
     best_any = -1
-    for chunk, keys in scored_chunks(space, strategy.reduce, candidates, secrets):
+    # A reducer holds two int64 or float arrays as wide as the counts; the scores and the
+    # tie-break masks take a few more words.
+    reducing = 16 * space.n_feedback + 32
+    for chunk, keys in scored_chunks(space, strategy.reduce, candidates, secrets, reducing):
         low = keys.min()
         if best_key is not None and low > best_key:
             continue
@@ -291,30 +296,17 @@ def _is_possible(candidates: np.ndarray, possible: np.ndarray | None) -> np.ndar
     return possible[pos] == candidates
 
 
-def partition_scores(
-    space: CodeSpace, reduce: CountsReducer, candidates: np.ndarray, secrets: np.ndarray
-) -> np.ndarray:
-    """Score every candidate by how it splits ``secrets`` into reply classes."""
-    return np.concatenate([k for _, k in scored_chunks(space, reduce, candidates, secrets)])
-
-
 def scored_chunks(
-    space: CodeSpace, reduce: CountsReducer, candidates: np.ndarray, secrets: np.ndarray
-) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``(chunk of candidates, their scores)``, chunk by chunk within the work slice."""
-    # A reducer holds two float or int64 arrays as wide as the counts; a chunk's scores
-    # and its tie-break masks take a few more words.
-    extra = 16 * space.n_feedback + 32
-    for chunk, counts in counted_chunks(space, candidates, secrets, extra):
-        yield chunk, reduce(counts)
+    space: CodeSpace,
+    score: Callable[[np.ndarray], T],
+    candidates: np.ndarray,
+    secrets: np.ndarray,
+    row_bytes: int,
+) -> Iterator[tuple[np.ndarray, T]]:
+    """``(chunk of candidates, score(its reply counts over secrets))``, chunk by chunk.
 
-
-def counted_chunks(
-    space: CodeSpace, candidates: np.ndarray, secrets: np.ndarray, row_bytes: int = 0
-) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``(chunk of candidates, its reply counts over secrets)``, chunk by chunk, each
-    chunk's temporaries within the engine's work slice. ``row_bytes``: what the caller
-    adds per candidate while it holds a chunk."""
+    Each chunk's temporaries fit the engine's work slice; its counts are let go before it
+    is yielded. ``row_bytes``: what ``score`` and the caller hold per candidate."""
     batch = space.against(secrets)
     nfb = space.n_feedback
     s = len(secrets)
@@ -323,7 +315,7 @@ def counted_chunks(
     rows = memory.rows_within(per_row, fixed=16 * s)
     for start in range(0, len(candidates), rows):
         chunk = candidates[start : start + rows]
-        yield chunk, reply_counts(batch.feedback(chunk), nfb)
+        yield chunk, score(reply_counts(batch.feedback(chunk), nfb))
 
 
 def counting_bytes(secrets: int, n_feedback: int) -> int:
@@ -344,11 +336,15 @@ def first_perfect(
     space: CodeSpace, candidates: np.ndarray, secrets: np.ndarray
 ) -> int | None:
     """The first of ``candidates`` whose replies tell every code of ``secrets`` apart."""
-    for chunk, counts in counted_chunks(space, candidates, secrets, 8):
-        perfect = np.flatnonzero(counts.max(axis=1) <= 1)
+    for chunk, apart in scored_chunks(space, _tells_apart, candidates, secrets, 16):
+        perfect = np.flatnonzero(apart)
         if len(perfect):
             return int(chunk[perfect[0]])
     return None
+
+
+def _tells_apart(counts: np.ndarray) -> np.ndarray:
+    return counts.max(axis=1) <= 1
 
 
 def _perfect_split(space: CodeSpace, possible: np.ndarray) -> int | None:
