@@ -10,8 +10,10 @@ table) count too. Benchmarks and tests read :func:`nbytes` and call :func:`clear
 The engine's budget (:func:`set_budget`; the bot gives it half its ``MEMORY_BUDGET_MB``)
 has two parts. A quarter of it, at most :data:`MAX_WORK`, is the *work* slice: the
 temporaries of one decision, one filtering or one table build at any moment. Every large
-computation runs in chunks whose size comes from :func:`rows_within`, so a move's arrays
-never pass that slice whatever the size played. The rest bounds the caches.
+computation runs in chunks whose size comes from :func:`rows_within`, so its temporaries
+stay within the slice whatever the size played; beyond it a move holds only its inputs and
+result (the possible codes and their keys, and numpy's index of the codes it samples
+from: 16 MiB at 7x8). The rest of the budget bounds the caches.
 
 Only the cache lets go of an entry: a caller still holding the value keeps it alive (a
 game's own code space while it plays), and each move under way at once has its own slice.
