@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 
 import numpy as np
 
-from .space import CodeSpace, color_counts, every_code
+from .space import INDEX, CodeSpace, color_counts, every_code
 
 #: Temporary bytes per code of scoring one guess against a chunk of codes (the chunk's
 #: indices, the codes' keys or halves as pointer-sized integers, replies and the mask).
 CODE_BYTES = 64
 
 
-def code_chunks(space: CodeSpace, total: int) -> list[tuple[int, int]]:
-    """``(start, stop)`` slices of ``total`` codes to score one guess against at a time."""
-    return space.chunks(CODE_BYTES, total)
+def code_slices(space: CodeSpace, possible: np.ndarray | None) -> Iterator[np.ndarray]:
+    """The codes of ``possible`` (``None``: every code, never listed at once), a chunk at a
+    time small enough to score one guess against within the work slice."""
+    total = space.size if possible is None else len(possible)
+    for start, stop in space.chunks(CODE_BYTES, total):
+        yield np.arange(start, stop, dtype=INDEX) if possible is None else possible[start:stop]
 
 
 def filter_possible(
@@ -24,7 +27,7 @@ def filter_possible(
 ) -> np.ndarray:
     """The codes of ``possible`` (``None`` = all codes) that give ``reply`` to ``guess``.
 
-    Returns a sorted int64 index array.
+    Returns a sorted index array (:data:`~engine.space.INDEX`).
     """
     score: Callable[[np.ndarray], np.ndarray]
     if not space.materialized:
@@ -34,11 +37,8 @@ def filter_possible(
         score = halves.feedback
     else:
         score = partial(space.feedback_one, guess)
-    keep = []
-    for start, stop in code_chunks(space, space.size if possible is None else len(possible)):
-        chunk = np.arange(start, stop, dtype=np.int64) if possible is None else possible[start:stop]
-        keep.append(chunk[score(chunk) == reply])
-    return np.concatenate(keep) if keep else np.empty(0, dtype=np.int64)
+    keep = [chunk[score(chunk) == reply] for chunk in code_slices(space, possible)]
+    return np.concatenate(keep).astype(INDEX, copy=False) if keep else np.empty(0, INDEX)
 
 
 class _HalfGroups:
@@ -93,7 +93,7 @@ class _HalfGroups:
         # Filled in place: the set can be most of the space's 43 million codes (8x9).
         sizes = np.array([len(s) for s in low_sets], dtype=np.int64)[self.high_group]
         ends = np.cumsum(sizes)
-        out = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
+        out = np.empty(int(ends[-1]) if len(ends) else 0, dtype=INDEX)
         for high, group in enumerate(self.high_group):
             if sizes[high]:
                 part = out[ends[high] - sizes[high] : ends[high]]

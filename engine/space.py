@@ -25,6 +25,9 @@ from .rules import Rules
 MATERIALIZE_LIMIT = 1 << 21
 #: Largest space that also keeps the full guess x secret feedback table (N*N bytes).
 FULL_TABLE_LIMIT = 4096
+#: Sets of code indices (possible codes, canonical guesses) are kept in 32 bits: the
+#: largest space, 8x9, has 9**8 < 2**31 codes. Half of int64 where sets are biggest.
+INDEX = np.int32
 #: Temporary bytes per code of decoding an index (the int64 halves, gathered digits).
 _DECODE_BYTES = 48
 

@@ -34,7 +34,7 @@ import numpy as np
 from . import memory
 from .errors import UnknownStrategy
 from .memory import Cache
-from .space import CodeSpace
+from .space import INDEX, CodeSpace
 
 CountsReducer = Callable[[np.ndarray], np.ndarray]
 T = TypeVar("T")
@@ -396,7 +396,7 @@ def canonical_guesses(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
 def _canonical(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
     unplayed = [c for c in range(space.colors) if c not in played]
     if len(unplayed) <= 1:
-        return space.all_indices()
+        return np.arange(space.size, dtype=INDEX)
     rank = np.full(space.colors, -1, dtype=np.int16)
     rank[unplayed] = np.arange(len(unplayed), dtype=np.int16)
     digits = space.digits()
@@ -410,6 +410,6 @@ def _canonical(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
             r = rank[part[:, p]]
             fits &= r <= highest + 1
             np.maximum(highest, r, out=highest)
-    out = np.flatnonzero(ok).astype(np.int64, copy=False)
+    out = np.flatnonzero(ok).astype(INDEX)
     out.setflags(write=False)
     return out
