@@ -7,6 +7,7 @@ from functools import partial
 
 import numpy as np
 
+from . import memory
 from .space import INDEX, CodeSpace, color_counts, every_code
 
 #: Temporary bytes per code of scoring one guess against a chunk of codes (the chunk's
@@ -37,8 +38,21 @@ def filter_possible(
         score = halves.feedback
     else:
         score = partial(space.feedback_one, guess)
-    keep = [chunk[score(chunk) == reply] for chunk in code_slices(space, possible)]
-    return np.concatenate(keep).astype(INDEX, copy=False) if keep else np.empty(0, INDEX)
+    # Each chunk's matches as bits first, then the result at its exact size: the set
+    # is held once, not as pieces and their concatenation (tens of MiB at 8x9).
+    hits, total = [], 0
+    for chunk in code_slices(space, possible):
+        match = score(chunk) == reply
+        total += int(np.count_nonzero(match))
+        hits.append(np.packbits(match))
+    memory.make_room(total * np.dtype(INDEX).itemsize)
+    out = np.empty(total, dtype=INDEX)
+    at = 0
+    for chunk, packed in zip(code_slices(space, possible), hits, strict=True):
+        found = chunk[np.unpackbits(packed, count=len(chunk)).view(bool)]
+        out[at : at + len(found)] = found
+        at += len(found)
+    return out
 
 
 class _HalfGroups:
@@ -93,7 +107,9 @@ class _HalfGroups:
         # Filled in place: the set can be most of the space's 43 million codes (8x9).
         sizes = np.array([len(s) for s in low_sets], dtype=np.int64)[self.high_group]
         ends = np.cumsum(sizes)
-        out = np.empty(int(ends[-1]) if len(ends) else 0, dtype=INDEX)
+        total = int(ends[-1]) if len(ends) else 0
+        memory.make_room(total * np.dtype(INDEX).itemsize)
+        out = np.empty(total, dtype=INDEX)
         for high, group in enumerate(self.high_group):
             if sizes[high]:
                 part = out[ends[high] - sizes[high] : ends[high]]

@@ -21,6 +21,8 @@ game's own code space while it plays), and each move under way at once has its o
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import sys
 import threading
 from collections import OrderedDict
@@ -37,6 +39,9 @@ DEFAULT_BUDGET = 256 * 2**20
 MAX_WORK = 64 * 2**20
 #: ...and chunks are sized for at least this much, however small the budget.
 MIN_WORK = 1 << 18
+
+#: Before keeping an array this big, freed memory goes back to the system (see make_room).
+ROOM_FOR = 8 << 20
 
 _lock = threading.RLock()
 _entries: OrderedDict[tuple[str, Hashable], tuple[Any, int]] = OrderedDict()
@@ -147,6 +152,28 @@ def rows_within(row_bytes: int, fixed: int = 0) -> int:
     ``fixed`` bytes held for the whole computation (at least 1)."""
     room = max(_work, MIN_WORK) - fixed
     return max(1, room // max(1, row_bytes))
+
+
+def _find_malloc_trim() -> Callable[[int], int] | None:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        trim: Callable[[int], int] = libc.malloc_trim  # glibc only
+    except (OSError, AttributeError, TypeError):
+        return None
+    return trim
+
+
+_malloc_trim = _find_malloc_trim()
+
+
+def make_room(nbytes: int) -> None:
+    """Call before allocating an array of ``nbytes`` that will be kept (a set of possible
+    codes, a space's tables). glibc's malloc keeps freed blocks below its (growing) mmap
+    threshold for reuse, so the sets of earlier games can stay resident; past
+    :data:`ROOM_FOR` bytes that memory is handed back to the system first (a few ms), so
+    the process's peak is what is live."""
+    if nbytes >= ROOM_FOR and _malloc_trim is not None:
+        _malloc_trim(0)
 
 
 def nbytes() -> int:

@@ -52,6 +52,7 @@ class CodeSpace:
             self._perm_values = perms.astype(np.int64) @ self._radix
             self._all_digits = perms
         elif self.materialized:
+            memory.make_room(self.size * self.pegs)
             self._all_digits = np.empty((self.size, self.pegs), dtype=np.uint8)
             for start, stop in self.chunks(_DECODE_BYTES + self.pegs):
                 self._all_digits[start:stop] = self._decode_repeats(
