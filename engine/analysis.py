@@ -28,7 +28,7 @@ from i18n import tr
 from i18n.numbers import number
 
 from .codes import Code
-from .filtering import FILTER_CHUNK, _HalfGroups, filter_possible
+from .filtering import _HalfGroups, code_slices, filter_possible
 from .rules import Rules
 from .scoring import Feedback, score_codes
 from .solver import SolverSession, history_key
@@ -103,14 +103,10 @@ def reply_sizes(space: CodeSpace, possible: np.ndarray | None, guess: int
             return np.rint(counts).astype(np.int64), None
         score = halves.feedback
     else:
-        if possible is None:
-            possible = space.all_indices()
-
         def score(chunk: np.ndarray) -> np.ndarray:
             return space.feedback_one(guess, chunk)
 
-    replies = np.concatenate([score(possible[start:start + FILTER_CHUNK])
-                              for start in range(0, len(possible), FILTER_CHUNK)])
+    replies = np.concatenate([score(chunk) for chunk in code_slices(space, possible)])
     return np.bincount(replies, minlength=nfb).astype(np.int64), replies
 
 

@@ -1,16 +1,26 @@
-"""Narrowing the set of possible codes after a reply."""
+"""Narrowing the set of possible codes after a reply, in chunks within the work slice."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 
 import numpy as np
 
-from .space import CodeSpace, color_counts, every_code
+from . import memory
+from .space import INDEX, CodeSpace, color_counts, every_code
 
-#: Codes scored at once when filtering a large explicit set (bounds temporary memory).
-FILTER_CHUNK = 1 << 20
+#: Temporary bytes per code of scoring one guess against a chunk of codes (the chunk's
+#: indices, the codes' keys or halves as pointer-sized integers, replies and the mask).
+CODE_BYTES = 64
+
+
+def code_slices(space: CodeSpace, possible: np.ndarray | None) -> Iterator[np.ndarray]:
+    """The codes of ``possible`` (``None``: every code, never listed at once), a chunk at a
+    time small enough to score one guess against within the work slice."""
+    total = space.size if possible is None else len(possible)
+    for start, stop in space.chunks(CODE_BYTES, total):
+        yield np.arange(start, stop, dtype=INDEX) if possible is None else possible[start:stop]
 
 
 def filter_possible(
@@ -18,7 +28,7 @@ def filter_possible(
 ) -> np.ndarray:
     """The codes of ``possible`` (``None`` = all codes) that give ``reply`` to ``guess``.
 
-    Returns a sorted int64 index array.
+    Returns a sorted index array (:data:`~engine.space.INDEX`).
     """
     score: Callable[[np.ndarray], np.ndarray]
     if not space.materialized:
@@ -27,15 +37,22 @@ def filter_possible(
             return halves.matching_space(reply)
         score = halves.feedback
     else:
-        if possible is None:
-            possible = space.all_indices()
         score = partial(space.feedback_one, guess)
-
-    keep = [
-        chunk[score(chunk) == reply]
-        for chunk in (possible[i : i + FILTER_CHUNK] for i in range(0, len(possible), FILTER_CHUNK))
-    ]
-    return np.concatenate(keep) if keep else possible[:0]
+    # Each chunk's matches as bits first, then the result at its exact size: the set
+    # is held once, not as pieces and their concatenation (tens of MiB at 8x9).
+    hits, total = [], 0
+    for chunk in code_slices(space, possible):
+        match = score(chunk) == reply
+        total += int(np.count_nonzero(match))
+        hits.append(np.packbits(match))
+    memory.make_room(total * np.dtype(INDEX).itemsize)
+    out = np.empty(total, dtype=INDEX)
+    at = 0
+    for chunk, packed in zip(code_slices(space, possible), hits, strict=True):
+        found = chunk[np.unpackbits(packed, count=len(chunk)).view(bool)]
+        out[at : at + len(found)] = found
+        at += len(found)
+    return out
 
 
 class _HalfGroups:
@@ -87,9 +104,14 @@ class _HalfGroups:
             else np.empty(0, dtype=np.int64)
             for row in match
         ]
-        parts = [
-            high * self.n_low + low_sets[group]
-            for high, group in enumerate(self.high_group)
-            if len(low_sets[group])
-        ]
-        return np.concatenate(parts).astype(np.int64) if parts else np.empty(0, dtype=np.int64)
+        # Filled in place: the set can be most of the space's 43 million codes (8x9).
+        sizes = np.array([len(s) for s in low_sets], dtype=np.int64)[self.high_group]
+        ends = np.cumsum(sizes)
+        total = int(ends[-1]) if len(ends) else 0
+        memory.make_room(total * np.dtype(INDEX).itemsize)
+        out = np.empty(total, dtype=INDEX)
+        for high, group in enumerate(self.high_group):
+            if sizes[high]:
+                part = out[ends[high] - sizes[high] : ends[high]]
+                np.add(low_sets[group], high * self.n_low, out=part)
+        return out

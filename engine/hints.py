@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .codes import Code
-from .filtering import FILTER_CHUNK, filter_possible
+from .filtering import code_slices, filter_possible
 from .rules import Rules
 from .scoring import Feedback
 from .space import CodeSpace, space_for
@@ -45,8 +45,8 @@ def still_possible(space: CodeSpace, turns: Sequence[tuple[Code, Feedback]]
 def colour_counts(space: CodeSpace, possible: np.ndarray) -> np.ndarray:
     """For each colour (0-based): how many codes of ``possible`` contain it."""
     counts = np.zeros(space.colors, dtype=np.int64)
-    for start in range(0, len(possible), FILTER_CHUNK):
-        digits = space.digits(possible[start:start + FILTER_CHUNK])
+    for chunk in code_slices(space, possible):
+        digits = space.digits(chunk)
         present = np.zeros((len(digits), space.colors), dtype=bool)
         rows = np.arange(len(digits))
         for peg in range(space.pegs):

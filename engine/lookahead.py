@@ -19,13 +19,15 @@ import numpy as np
 
 from .memory import Cache
 from .rules import Rules
-from .space import BLOCK_ENTRIES, CodeSpace, space_for
+from .space import CodeSpace, space_for
 from .strategies import (
     Decision,
     canonical_guesses,
     first_move_candidates,
+    first_perfect,
     reply_counts,
     rng_for,
+    scored_chunks,
 )
 
 _BOOKS = "data/books"
@@ -88,14 +90,16 @@ def _scores(
     space: CodeSpace, candidates: np.ndarray, secrets: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Entropy and most-parts scores of every candidate (lowest is best), in one pass."""
-    batch = space.against(secrets)
-    rows = max(1, BLOCK_ENTRIES // max(len(secrets), 1))
     entropy, parts = [], []
-    for start in range(0, len(candidates), rows):
-        counts = reply_counts(batch.feedback(candidates[start : start + rows]), space.n_feedback)
-        entropy.append(_entropy(counts))
-        parts.append(-(counts > 0).sum(axis=1))
+    for _, (e, p) in scored_chunks(space, _both_scores, candidates, secrets,
+                                   16 * space.n_feedback + 32):
+        entropy.append(e)
+        parts.append(p)
     return np.concatenate(entropy), np.concatenate(parts)
+
+
+def _both_scores(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return _entropy(counts), -(counts > 0).sum(axis=1)
 
 
 def lookahead_decision(
@@ -257,10 +261,7 @@ def perfect_guess(
     if not space.materialized:
         return None
     pool = canonical_guesses(space, played)
-    pool = pool[: max(entries // (n + space.n_feedback), 1)]
-    counts = reply_counts(space.against(possible).feedback(pool), space.n_feedback)
-    hits = np.flatnonzero(counts.max(axis=1) <= 1)
-    return int(pool[hits[0]]) if len(hits) else None
+    return first_perfect(space, pool[: max(entries // (n + space.n_feedback), 1)], possible)
 
 
 def _classes(space: CodeSpace, s: np.ndarray, guess: int) -> list[np.ndarray]:

@@ -47,6 +47,11 @@ class Mistake:
                   correct=self.correct)
 
 
+#: Sets older than the previous one are kept for take-backs only up to this size; a bigger
+#: one (8x9's first sets hold up to 64 MiB) is filtered again if a take-back reaches it.
+KEEP_OLD_SET_BYTES = 1 << 20
+
+
 def history_key(space: CodeSpace, turns: Iterable[tuple[int, int]]) -> bytes:
     """Bytes naming a game history (guess index, encoded reply): seeds sampled decisions."""
     return b"".join(struct.pack("<qB", guess, reply) for guess, reply in turns)
@@ -75,6 +80,7 @@ class SolverSession:
         self._turns: list[Turn] = []
         self._keys: list[tuple[int, int]] = []
         self._possible: list[np.ndarray | None] = [None]
+        self._dropped: set[int] = set()  # turns whose set was let go (see KEEP_OLD_SET_BYTES)
         self._played: list[frozenset[int]] = [frozenset()]
         self._pending: Decision | None = None
 
@@ -152,6 +158,8 @@ class SolverSession:
         assert self._pending is not None
         index = self._pending.index
         encoded = reply.encode(self.rules.pegs)
+        # Before filtering: the set before this one is not needed for the next take-back.
+        self._drop_old_set(len(self._possible) - 2)
         possible = filter_possible(self.space, self._possible[-1], index, encoded)
         self._turns.append(Turn(guess, reply))
         self._keys.append((index, encoded))
@@ -161,6 +169,20 @@ class SolverSession:
         self._raise_if_inconsistent()
         return len(possible)
 
+    def _drop_old_set(self, turn: int) -> None:
+        old = self._possible[turn] if turn >= 1 else None
+        if old is not None and old.nbytes > KEEP_OLD_SET_BYTES:
+            self._possible[turn] = None
+            self._dropped.add(turn)
+
+    def _refilter(self, turn: int) -> np.ndarray | None:
+        """The set after ``turn`` replies, from the latest earlier set still kept."""
+        start = max(t for t in range(turn) if t not in self._dropped)  # 0 is never dropped
+        possible = self._possible[start]
+        for guess, reply in self._keys[start:turn]:
+            possible = filter_possible(self.space, possible, guess, reply)
+        return possible
+
     def take_back(self) -> Turn:
         """Undo the last reply (for example the one that made the replies contradict)."""
         if not self._turns:
@@ -169,6 +191,10 @@ class SolverSession:
         self._possible.pop()
         self._played.pop()
         self._pending = None
+        last = len(self._possible) - 1
+        if last in self._dropped:
+            self._dropped.discard(last)
+            self._possible[last] = self._refilter(last)
         return self._turns.pop()
 
     def check_against(self, secret: str | Code) -> list[Mistake]:

@@ -2,17 +2,21 @@
 
 Code ``i`` is the ``i``-th code in lexicographic order, so the lowest index is the lowest
 code. Colours are 0-based inside this module. Small spaces keep every code's digits and
-colour counts in memory (at most 2**21 codes, ~32 MiB); larger ones decode index slices on
-the fly so a game never holds more than about 64 MiB of tables.
+look-up keys in memory (at most 2**21 codes, ~30 MiB); larger ones decode index slices on
+the fly so a game never holds more than about 64 MiB of tables. Tables are built, and
+feedback blocks sized, in chunks that fit the engine's work slice (:mod:`engine.memory`).
 """
 
 from __future__ import annotations
 
 import itertools
+import threading
+import weakref
 from functools import cached_property
 
 import numpy as np
 
+from . import memory
 from .codes import Code
 from .memory import Cache
 from .rules import Rules
@@ -21,8 +25,11 @@ from .rules import Rules
 MATERIALIZE_LIMIT = 1 << 21
 #: Largest space that also keeps the full guess x secret feedback table (N*N bytes).
 FULL_TABLE_LIMIT = 4096
-#: Entries of a guess x secret feedback block built at once (bounds temporary memory).
-BLOCK_ENTRIES = 1 << 22
+#: Sets of code indices (possible codes, canonical guesses) are kept in 32 bits: the
+#: largest space, 8x9, has 9**8 < 2**31 codes. Half of int64 where sets are biggest.
+INDEX = np.int32
+#: Temporary bytes per code of decoding an index (the int64 halves, gathered digits).
+_DECODE_BYTES = 48
 
 
 class CodeSpace:
@@ -39,13 +46,17 @@ class CodeSpace:
         self.materialized = self.size <= MATERIALIZE_LIMIT
         self._radix = self.colors ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64)
         if not rules.repeats:
-            perms = np.array(
-                list(itertools.permutations(range(self.colors), self.pegs)), dtype=np.uint8
-            )
+            flat = itertools.chain.from_iterable(
+                itertools.permutations(range(self.colors), self.pegs))
+            perms = np.fromiter(flat, np.uint8, self.size * self.pegs).reshape(-1, self.pegs)
             self._perm_values = perms.astype(np.int64) @ self._radix
             self._all_digits = perms
         elif self.materialized:
-            self._all_digits = self._decode_repeats(np.arange(self.size, dtype=np.int64))
+            memory.make_room(self.size * self.pegs)
+            self._all_digits = np.empty((self.size, self.pegs), dtype=np.uint8)
+            for start, stop in self.chunks(_DECODE_BYTES + self.pegs):
+                self._all_digits[start:stop] = self._decode_repeats(
+                    np.arange(start, stop, dtype=np.int64))
 
     @property
     def nbytes(self) -> int:
@@ -102,6 +113,13 @@ class CodeSpace:
     def all_indices(self) -> np.ndarray:
         return np.arange(self.size, dtype=np.int64)
 
+    def chunks(self, code_bytes: int, total: int | None = None) -> list[tuple[int, int]]:
+        """``(start, stop)`` slices of ``total`` codes (default: the whole space) such that
+        ``code_bytes`` temporaries per code fit the work slice."""
+        total = self.size if total is None else total
+        step = memory.rows_within(code_bytes)
+        return [(start, min(start + step, total)) for start in range(0, total, step)]
+
     # ---- scoring --------------------------------------------------------------------------
     @cached_property
     def full_table(self) -> np.ndarray | None:
@@ -109,11 +127,20 @@ class CodeSpace:
         if self.size > FULL_TABLE_LIMIT:
             return None
         idx = self.all_indices()
-        return SecretBatch(self, idx, use_table=False).feedback(idx)
+        batch = SecretBatch(self, idx, use_table=False)
+        table = np.empty((self.size, self.size), dtype=np.uint8)
+        for start, stop in self.chunks(batch.row_bytes):
+            table[start:stop] = batch.feedback(idx[start:stop])
+        return table
 
     @cached_property
     def _all_keys(self) -> list[np.ndarray]:
-        return [k.astype(np.uint16) for k in self.gather_scorer.keys(self._all_digits)]
+        scorer = self.gather_scorer
+        keys = [np.empty(self.size, dtype=np.uint16) for _ in range(1 + len(scorer.parts))]
+        for start, stop in self.chunks(scorer.key_bytes):
+            for out, part in zip(keys, scorer.keys(self._all_digits[start:stop]), strict=True):
+                out[start:stop] = part
+        return keys
 
     def gather_keys(self, idx: np.ndarray) -> list[np.ndarray]:
         """Table look-up keys of the codes at ``idx`` (see :class:`_GatherScorer`)."""
@@ -169,6 +196,25 @@ class SecretBatch:
     def __len__(self) -> int:
         return len(self.secrets)
 
+    @property
+    def row_bytes(self) -> int:
+        """Temporary bytes per guess of :meth:`feedback`, its result included."""
+        s = len(self.secrets)
+        if self._table is not None:
+            return s
+        space = self.space
+        # Decoding the guesses' digits, when the space does not keep them.
+        decode = 0 if space.materialized else _DECODE_BYTES + space.pegs
+        gather = self._gather
+        if gather is not None:
+            # The result, the black count and one look-up; a look-up by whole rows first
+            # copies a table row per guess.
+            widest = max(t.shape[1] for t in (gather.common, *gather.black_tables))
+            keys = 0 if space.materialized else gather.key_bytes
+            return 3 * s + min(widest, 4 * s) + decode + keys
+        # feedback_matrix's four g x s arrays, and the guesses' digits and colour counts.
+        return 4 * s + decode + 2 * space.pegs + space.colors
+
     def feedback(self, guesses: np.ndarray) -> np.ndarray:
         if self._table is not None:
             if len(guesses) == self.space.size and _is_everything(guesses):
@@ -208,13 +254,24 @@ class _GatherScorer:
         order = np.argsort(keys)
         self._multiset_keys = keys[order]
         counts = counts[order]
-        self.common = np.minimum(counts[:, None, :], counts[None, :, :]).sum(-1, dtype=np.uint8)
+        # Pegs in common of every two multisets, a few rows at a time (3,432 squared at 7x8).
+        n = len(counts)
+        self.common = np.empty((n, n), dtype=np.uint8)
+        step = memory.rows_within(n * (colors + 1))
+        for a in range(0, n, step):
+            np.minimum(counts[a : a + step, None, :], counts[None, :, :]).sum(
+                -1, dtype=np.uint8, out=self.common[a : a + step])
         self.parts = [(a, min(a + self.PART, pegs)) for a in range(0, pegs, self.PART)]
         self.black_tables: list[np.ndarray] = []
         for a, b in self.parts:
             digits = every_code(colors, b - a)
             table = (digits[:, None, :] == digits[None, :, :]).sum(-1, dtype=np.uint8)
             self.black_tables.append(table)
+
+    @property
+    def key_bytes(self) -> int:
+        """Temporary bytes per code of :meth:`keys`."""
+        return 9 * self.colors + self.pegs + 8 * (3 + 2 * len(self.parts))
 
     @property
     def nbytes(self) -> int:
@@ -300,6 +357,20 @@ def feedback_matrix(
     return black
 
 
+#: Every space still in use, cached or not: a game holding one that the cache let go
+#: gets it back instead of a second copy.
+_LIVE: weakref.WeakValueDictionary[Rules, CodeSpace] = weakref.WeakValueDictionary()
+_LIVE_LOCK = threading.Lock()
+
+
 def space_for(rules: Rules) -> CodeSpace:
     """Shared code space per rule size (read-only), kept within the engine's memory budget."""
-    return _SPACES.get(rules, lambda: CodeSpace(rules))
+    def build() -> CodeSpace:
+        with _LIVE_LOCK:
+            live = _LIVE.get(rules)
+        if live is not None:
+            return live
+        space = CodeSpace(rules)  # outside the lock: building a big space takes seconds
+        with _LIVE_LOCK:
+            return _LIVE.setdefault(rules, space)
+    return _SPACES.get(rules, build)

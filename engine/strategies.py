@@ -16,24 +16,30 @@ When the exact matrix would be too large (6x9 and up) the decision is made in a
 bounded-work mode: the replies are counted over a seeded sample of the possible codes and
 the candidate guesses are a seeded sample of possible and canonical codes. Every choice is
 deterministic for the same rules, history and seed.
+
+The matrix is never built whole: candidates are scored in chunks that fit the engine's
+work slice (:func:`engine.memory.rows_within`), keeping only the best so far, so a
+decision's memory does not grow with the number of candidates or secrets.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 from i18n import mark
 
+from . import memory
 from .errors import UnknownStrategy
 from .memory import Cache
-from .rules import Rules
-from .space import BLOCK_ENTRIES, CodeSpace, space_for
+from .space import INDEX, CodeSpace
 
 CountsReducer = Callable[[np.ndarray], np.ndarray]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,7 @@ def _worst_case(counts: np.ndarray) -> np.ndarray:
 
 
 def _expected_size(counts: np.ndarray) -> np.ndarray:
-    c = counts.astype(np.int64)
+    c = counts.astype(np.int64, copy=False)
     return (c * c).sum(axis=1)
 
 
@@ -211,9 +217,9 @@ def _decide(
         candidates = canonical_guesses(space, played)
     else:
         candidates = None  # too many to list: sampled below
-    secrets = possible if possible is not None else (
-        space.all_indices() if space.materialized else None
-    )
+    # The secrets are every possible code; before the first reply, every code (listed
+    # only where the space is small enough, and only when needed).
+    listed = possible is not None or space.materialized
 
     if possible is not None and n <= budget.sample_secrets:
         perfect = _perfect_split(space, possible)
@@ -221,21 +227,24 @@ def _decide(
             return Decision(perfect, True, n, n)
     if (
         candidates is not None
-        and secrets is not None
+        and listed
         and len(candidates) * n <= budget.exact_limit(space.size)
     ):
+        secrets = space.all_indices() if possible is None else possible
         index = best_guess(space, strategy, candidates, secrets, possible)
         return Decision(index, True, len(candidates), n)
 
     # Bounded-work mode.
     rng = rng_for(seed, strategy.name, history)
     m = min(n, budget.sample_secrets)
-    if secrets is None:
+    if not listed:
         sample = np.unique(rng.integers(0, space.size, size=m, dtype=np.int64))
     elif m < n:
-        sample = np.sort(rng.choice(secrets, size=m, replace=False))
+        # Drawing positions picks what drawing from the listed secrets would.
+        drawn = rng.choice(n, size=m, replace=False)
+        sample = np.sort(drawn if possible is None else possible[drawn])
     else:
-        sample = secrets
+        sample = space.all_indices() if possible is None else possible
     room = max(min(budget.bounded_entries // len(sample), budget.max_candidates), 2)
     if candidates is None or len(candidates) > room:
         half = room // 2
@@ -257,60 +266,104 @@ def best_guess(
     secrets: np.ndarray,
     possible: np.ndarray | None,
 ) -> int:
-    """Lowest score wins; ties go to a possible code, then to the lowest code."""
+    """Lowest score wins; ties go to a possible code, then to the lowest code.
+
+    Scored chunk by chunk, keeping only the best so far: the candidates are sorted, so
+    the first tied candidate (possible or not) seen is the lowest."""
     assert strategy.reduce is not None  # only partition strategies get here
-    keys = partition_scores(space, strategy.reduce, candidates, secrets)
+    best_key: float | None = None
+    best_possible: int | None = None
+    best_any = -1
+    # A reducer holds two int64 or float arrays as wide as the counts; the scores and the
+    # tie-break masks take a few more words.
+    reducing = 16 * space.n_feedback + 32
+    for chunk, keys in scored_chunks(space, strategy.reduce, candidates, secrets, reducing):
+        low = keys.min()
+        if best_key is not None and low > best_key:
+            continue
+        tied = keys == low
+        if best_key is None or low < best_key:
+            best_key, best_possible, best_any = low, None, int(chunk[np.argmax(tied)])
+        if best_possible is None:
+            possible_tied = tied & _is_possible(chunk, possible)
+            if possible_tied.any():
+                best_possible = int(chunk[np.argmax(possible_tied)])
+    return best_any if best_possible is None else best_possible
+
+
+def _is_possible(candidates: np.ndarray, possible: np.ndarray | None) -> np.ndarray:
     if possible is None:
-        is_possible = np.ones(len(candidates), dtype=bool)
-    else:
-        pos = np.searchsorted(possible, candidates)
-        pos[pos >= len(possible)] = 0
-        is_possible = possible[pos] == candidates
-    best = keys.min()
-    tied = keys == best
-    preferred = tied & is_possible
-    pick = preferred if preferred.any() else tied
-    return int(candidates[np.argmax(pick)])  # candidates are sorted: first True is lowest
+        return np.ones(len(candidates), dtype=bool)
+    pos = np.searchsorted(possible, candidates)
+    pos[pos >= len(possible)] = 0
+    return possible[pos] == candidates
 
 
-def partition_scores(
-    space: CodeSpace, reduce: CountsReducer, candidates: np.ndarray, secrets: np.ndarray
-) -> np.ndarray:
-    """Score every candidate by how it splits ``secrets`` into reply classes."""
+def scored_chunks(
+    space: CodeSpace,
+    score: Callable[[np.ndarray], T],
+    candidates: np.ndarray,
+    secrets: np.ndarray,
+    row_bytes: int,
+) -> Iterator[tuple[np.ndarray, T]]:
+    """``(chunk of candidates, score(its reply counts over secrets))``, chunk by chunk.
+
+    Each chunk's temporaries fit the engine's work slice; its counts are let go before it
+    is yielded. ``row_bytes``: what ``score`` and the caller hold per candidate."""
     batch = space.against(secrets)
     nfb = space.n_feedback
-    rows = max(1, BLOCK_ENTRIES // max(len(secrets), 1))
-    out = []
+    s = len(secrets)
+    per_row = batch.row_bytes + counting_bytes(s, nfb) + row_bytes
+    # Look-ups turn the secrets' keys into pointer-sized indices once per block.
+    rows = memory.rows_within(per_row, fixed=16 * s)
     for start in range(0, len(candidates), rows):
         chunk = candidates[start : start + rows]
-        out.append(reduce(reply_counts(batch.feedback(chunk), nfb)))
-    return np.concatenate(out)
+        yield chunk, score(reply_counts(batch.feedback(chunk), nfb))
+
+
+def counting_bytes(secrets: int, n_feedback: int) -> int:
+    """Temporary bytes per guess of :func:`reply_counts` (its result included)."""
+    return 8 * secrets + 8 * n_feedback
 
 
 def reply_counts(feedback: np.ndarray, n_feedback: int) -> np.ndarray:
     """``(g, s)`` encoded feedback -> ``(g, n_feedback)`` count of each reply per guess."""
     g = feedback.shape[0]
-    flat = feedback.astype(np.int32)
-    flat += (np.arange(g, dtype=np.int32) * n_feedback)[:, None]
+    # bincount works on pointer-sized integers: made once here, not again inside it.
+    flat = feedback.astype(np.intp)
+    flat += (np.arange(g, dtype=np.intp) * n_feedback)[:, None]
     return np.bincount(flat.ravel(), minlength=g * n_feedback).reshape(g, n_feedback)
+
+
+def first_perfect(
+    space: CodeSpace, candidates: np.ndarray, secrets: np.ndarray
+) -> int | None:
+    """The first of ``candidates`` whose replies tell every code of ``secrets`` apart."""
+    for chunk, apart in scored_chunks(space, _tells_apart, candidates, secrets, 16):
+        perfect = np.flatnonzero(apart)
+        if len(perfect):
+            return int(chunk[perfect[0]])
+    return None
+
+
+def _tells_apart(counts: np.ndarray) -> np.ndarray:
+    return counts.max(axis=1) <= 1
 
 
 def _perfect_split(space: CodeSpace, possible: np.ndarray) -> int | None:
     """The lowest possible code whose replies tell every remaining code apart, if any.
 
     Such a guess is optimal for every partition strategy and wins their tie-breaks."""
-    counts = reply_counts(space.against(possible).feedback(possible), space.n_feedback)
-    perfect = np.flatnonzero(counts.max(axis=1) <= 1)
-    return int(possible[perfect[0]]) if len(perfect) else None
+    return first_perfect(space, possible, possible)
 
 
 def first_move_candidates(space: CodeSpace) -> np.ndarray:
     """One code per integer partition of the pegs: all first guesses up to symmetry."""
-    return _FIRST_CANDIDATES.get(space.rules, lambda: _first_move_candidates(space.rules))
+    return _FIRST_CANDIDATES.get(space.rules, lambda: _first_move_candidates(space))
 
 
-def _first_move_candidates(rules: Rules) -> np.ndarray:
-    space = space_for(rules)
+def _first_move_candidates(space: CodeSpace) -> np.ndarray:
+    rules = space.rules
     codes = set()
     shapes = _partitions(rules.pegs, rules.colors) if rules.repeats else [(1,) * rules.pegs]
     for blocks in shapes:
@@ -346,16 +399,20 @@ def canonical_guesses(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
 def _canonical(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
     unplayed = [c for c in range(space.colors) if c not in played]
     if len(unplayed) <= 1:
-        return space.all_indices()
+        return np.arange(space.size, dtype=INDEX)
     rank = np.full(space.colors, -1, dtype=np.int16)
     rank[unplayed] = np.arange(len(unplayed), dtype=np.int16)
     digits = space.digits()
-    highest = np.full(len(digits), -1, dtype=np.int16)
-    ok = np.ones(len(digits), dtype=bool)
-    for p in range(space.pegs):
-        r = rank[digits[:, p]]
-        ok &= r <= highest + 1
-        np.maximum(highest, r, out=highest)
-    out = np.flatnonzero(ok).astype(np.int64)
+    ok = np.empty(len(digits), dtype=bool)
+    for start, stop in space.chunks(8):  # int16 ranks, their bound, a comparison
+        part = digits[start:stop]
+        highest = np.full(len(part), -1, dtype=np.int16)
+        fits = ok[start:stop]
+        fits[:] = True
+        for p in range(space.pegs):
+            r = rank[part[:, p]]
+            fits &= r <= highest + 1
+            np.maximum(highest, r, out=highest)
+    out = np.flatnonzero(ok).astype(INDEX)
     out.setflags(write=False)
     return out

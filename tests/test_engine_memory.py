@@ -1,12 +1,17 @@
-"""The engine's caches share one byte budget: whatever sizes are played, they stay in it."""
+"""The engine's memory: the caches share one byte budget whatever sizes are played, and
+every computation's temporaries fit the work slice (measured with tracemalloc, which sees
+numpy's allocations)."""
 
 import random
+import tracemalloc
 
 import numpy as np
 import pytest
 
-from engine import Rules, SolverSession, memory, score_codes
-from engine.space import space_for
+from engine import STRATEGIES, Rules, SolverSession, memory, score_codes
+from engine.space import CodeSpace, space_for
+
+MIB = 2**20
 
 
 @pytest.fixture
@@ -21,7 +26,7 @@ def small_budget():
 def test_least_recently_used_entries_go_first_across_caches(small_budget):
     a, b = memory.Cache("test a"), memory.Cache("test b")
     try:
-        memory.set_budget(3000)
+        memory.set_budget(4000)  # a quarter is the work slice: 3000 bytes for caches
         a.get(1, lambda: np.zeros(1000, np.uint8))
         b.get(1, lambda: np.zeros(1000, np.uint8))
         a.get(1, lambda: pytest.fail("a/1 is cached"))  # a/1 is now the newest
@@ -68,3 +73,67 @@ def test_clear_empties_every_cache(small_budget):
     memory.clear()
     assert memory.nbytes() == 0
     assert sum(memory.report().values()) == 0
+
+
+def test_the_budget_is_a_work_slice_and_the_caches(small_budget):
+    memory.set_budget(32 * MIB)  # what the bot gives the engine at MEMORY_BUDGET_MB=64
+    assert memory.work_budget() == 8 * MIB and memory.cache_budget() == 24 * MIB
+    memory.set_budget(512 * MIB)  # the slice stops growing at MAX_WORK
+    assert memory.work_budget() == memory.MAX_WORK == 64 * MIB
+    assert memory.cache_budget() == 448 * MIB
+    memory.set_budget(512 * MIB, work=MIB)
+    assert memory.work_budget() == MIB and memory.rows_within(1000) == MIB // 1000
+    assert memory.rows_within(1000, fixed=MIB) == 1  # never less than one row
+    memory.set_budget(1000)  # a tiny budget still cuts work into chunks of MIN_WORK
+    assert memory.rows_within(1000) == memory.MIN_WORK // 1000
+
+
+def _transient(work):
+    """Runs ``work()``; returns its result and the bytes it held at its peak beyond what
+    it kept (what a cache keeps is bounded by the cache budget, not the slice)."""
+    tracemalloc.reset_peak()
+    before = tracemalloc.get_traced_memory()[0]
+    result = work()
+    after, peak = tracemalloc.get_traced_memory()
+    return result, peak - max(before, after)
+
+
+@pytest.fixture
+def traced(small_budget):
+    tracemalloc.start()
+    yield
+    tracemalloc.stop()
+
+
+def test_building_a_space_stays_within_the_work_slice(traced):
+    memory.set_budget(256 * MIB, work=MIB)
+    space, held = _transient(lambda: CodeSpace(Rules(6, 7, 20)))  # 279,936 codes
+    assert held <= 1.5 * MIB
+    keys, held = _transient(lambda: space.gather_keys(np.zeros(1, dtype=np.int64)))
+    assert len(keys) == 3 and held <= 1.5 * MIB  # the look-up tables and every code's keys
+    assert space.nbytes >= space.size * (6 + 2 * 3)
+
+
+def test_every_move_stays_within_the_work_slice(traced):
+    """Each decision and each filtering at 6x7, every strategy, with a 2 MiB slice. Beyond
+    the slice a move holds its own inputs: the possible codes and their keys (32 bytes
+    each), and numpy's index when it samples candidates (8 bytes per code of the space)."""
+    work = 2 * MIB
+    memory.set_budget(256 * MIB, work=work)
+    rules = Rules(6, 7, 20)
+    space = space_for(rules)
+    space.gather_keys(np.zeros(1, dtype=np.int64))
+    rng = random.Random(5)
+    worst = 0.0
+    for strategy in STRATEGIES:
+        secret = tuple(rng.randint(1, 7) for _ in range(6))
+        session = SolverSession(rules, strategy)
+        while not session.solved:
+            allowed = work + 8 * space.size + 32 * session.remaining + MIB // 4
+            guess, held = _transient(session.next_guess)
+            assert held <= allowed, (strategy, len(session.turns), held / MIB)
+            reply = score_codes(secret, guess)
+            _, held = _transient(lambda: session.tell(reply))  # noqa: B023
+            assert held <= allowed, (strategy, len(session.turns), held / MIB)
+            worst = max(worst, held / allowed)
+    assert worst > 0.1  # the measure sees numpy's arrays

@@ -61,6 +61,30 @@ def test_contradiction_take_back_and_reveal():
     session.next_guess()
 
 
+def test_take_backs_rebuild_the_big_sets_a_session_let_go(monkeypatch):
+    """Sets older than the previous one are dropped when big, and filtered again when a
+    take-back reaches them: the session says and plays exactly what one keeping all would."""
+    import numpy as np
+
+    from engine import solver
+
+    rules, secret = Rules(5, 8), (3, 7, 7, 1, 2)
+    keeping, dropping = SolverSession(rules, "knuth"), SolverSession(rules, "knuth")
+    for session, keep in ((keeping, 1 << 40), (dropping, 0)):  # 0: every older set is big
+        monkeypatch.setattr(solver, "KEEP_OLD_SET_BYTES", keep)
+        for _ in range(3):
+            session.tell(score_codes(secret, session.next_guess()))
+    assert dropping.nbytes < keeping.nbytes  # only the last two sets are held
+    while keeping.turns:
+        assert keeping.take_back() == dropping.take_back()
+        assert keeping.remaining == dropping.remaining
+        if keeping.possible is not None:
+            assert dropping.possible is not None
+            assert np.array_equal(keeping.possible, dropping.possible)
+        assert keeping.next_guess() == dropping.next_guess()
+    assert dropping.possible is None and dropping.remaining == rules.code_count
+
+
 def test_a_direct_contradiction():
     session = SolverSession(Rules(3, 3))
     guess = session.next_guess()

@@ -11,9 +11,10 @@ from dotenv import load_dotenv
 
 DEFAULT_DATABASE = "mastermind.sqlite3"
 DEFAULT_IDLE_HOURS = 24.0
-#: Memory for the solver's caches together: the code spaces and tables the engine keeps,
-#: and the challenges' solver sessions (half each). Games of any size stay within it.
-DEFAULT_MEMORY_MB = 512
+#: The solver's memory: the engine (the tables it keeps and each move's temporaries) and
+#: the challenges' solver sessions, half each. The process stays within it plus 128 MiB
+#: (bench/memory_bench.py), whatever sizes are played.
+DEFAULT_MEMORY_MB = 256
 MIN_MEMORY_MB = 64
 #: Discord's largest shard count for ordinary bots (the gateway refuses more than it needs).
 MAX_SHARDS = 4096

@@ -1,8 +1,9 @@
 """Solver sessions kept between moves: only a cache, rebuilt from the stored replies.
 
-Bounded by count and by bytes (one 8x9 session can hold ~50 MiB), least recently used
-first out. Each entry remembers the move it is up to date with (the interaction that
-opened the current turn), so a move read from an older state is spotted without work.
+Bounded by count and by bytes (an 8x9 session holds up to ~85 MiB of possible codes while
+its first sets are big, usually far less), least recently used first out. Each entry
+remembers the move it is up to date with (the interaction that opened the current turn),
+so a move read from an older state is spotted without work.
 Solver work runs in a worker thread, never on the event loop.
 """
 
