@@ -1,8 +1,9 @@
 """``mastermind build-trees``: compute the optimal decision trees shipped in engine/data/trees.
 
-Each tree is found by the exact solver (:mod:`engine.optimal`), checked by replaying it
-over every code, and written with its header (see :mod:`engine.trees`). With ``--books``
-it builds the lookahead strategy's opening books instead (engine/data/books).
+Each tree is the safest of the optimal ones (:mod:`engine.safest`: fewest guesses in total,
+then the fewest in the worst case, then the fewest games needing that many), checked by
+replaying it over every code, and written with its header (see :mod:`engine.trees`). With
+``--books`` it builds the lookahead strategy's opening books instead (engine/data/books).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TextIO
 
 from engine import MastermindError, Rules
 from engine.lookahead import BOOK_PLANS, book_json, book_name, build_book
-from engine.optimal import ExactSolver
+from engine.safest import SafestSolver
 from engine.trees import to_json, tree_name
 
 #: Every size built by default: (pegs, colours, repeats, guess limit or None).
@@ -56,16 +57,18 @@ def build(
     for pegs, colors, repeats, limit in sizes:
         rules = Rules(pegs, colors, repeats=repeats)
         started = time.process_time()
-        solver = ExactSolver(rules, limit)
+        solver = SafestSolver(rules, limit)
         guesses = solver.tree()
         seconds = time.process_time() - started
         text = to_json(rules, limit, guesses, seconds)
         name = tree_name(rules, limit)
         (out_dir / f"{name}.json").write_text(text, encoding="utf-8")
         total = solver.value()
+        worst, at_worst = solver.shape()
         print(
             f"{name}: total {total} over {rules.code_count} codes "
-            f"({total / rules.code_count:.4f}), {len(guesses)} nodes, {seconds:.1f} s CPU",
+            f"({total / rules.code_count:.4f}), at most {worst} guesses ({at_worst} codes), "
+            f"{len(guesses)} nodes, {seconds:.1f} s CPU",
             file=out, flush=True,
         )
     return 0
