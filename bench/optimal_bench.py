@@ -1,6 +1,7 @@
 """Optimal trees and the lookahead strategy: run by hand, prints figures (medians, worst cases).
 
     .venv/bin/python bench/optimal_bench.py trees            # load + verify every shipped tree
+    .venv/bin/python bench/optimal_bench.py trees --markdown # the README's table of trees
     .venv/bin/python bench/optimal_bench.py moves --games 200  # think time per move
     .venv/bin/python bench/optimal_bench.py sweep58          # 5x8, every secret (long: ~1 h CPU)
     .venv/bin/python bench/optimal_bench.py sample69 --secrets 1000  # 6x9, seeded secrets
@@ -35,24 +36,38 @@ PUBLISHED_5X8 = {"knuth": 5.6084, "most-parts": 5.549, "expected-size": 5.4997,
                  "entropy": 5.4854}
 
 
-def bench_trees(repeats: int) -> None:
-    print("== Shipped optimal trees (load = parse + replay over every code + check header) ==")
-    print(f"{'tree':<14} {'codes':>6} {'total':>6} {'average':>8} {'max':>4} "
-          f"{'nodes':>6} {'build s':>8} {'load ms':>8}")
+def bench_trees(repeats: int, markdown: bool = False) -> None:
+    """Every shipped tree: its header's figures and the time to load (verify) it; with
+    ``markdown``, the README's table of trees instead."""
+    if markdown:
+        print("| tree | codes | total | average | max | distribution (guesses: codes) "
+              "| decision nodes | build (s CPU) |")
+        print("|---|---|---|---|---|---|---|---|")
+    else:
+        print("== Shipped optimal trees (load = parse + replay over every code + check header) ==")
+        print(f"{'tree':<14} {'codes':>6} {'total':>6} {'average':>8} {'max':>4} "
+              f"{'at max':>6} {'nodes':>6} {'build s':>8} {'load ms':>8}")
     folder = resources.files("engine").joinpath("data/trees")
     for _, name in sorted(shipped().items(), key=lambda kv: (kv[0][0], kv[0][1], kv[1])):
         text = folder.joinpath(f"{name}.json").read_text("utf-8")
+        header = json.loads(text)
+        codes = header["codes"]
+        if markdown:
+            spread = ", ".join(f"{k}: {v:,}" for k, v in header["distribution"].items())
+            print(f"| `{name}` | {codes:,} | {header['total']:,} | "
+                  f"{header['total'] / codes:.4f} | {header['max']} | {spread} | "
+                  f"{header['nodes']} | {header['build_seconds']:.1f} |")
+            continue
         times = []
         parse(text)  # builds the code space's tables, which any game of the size needs anyway
         for _ in range(repeats):
             start = time.perf_counter()
             tree = parse(text)
             times.append(time.perf_counter() - start)
-        header = json.loads(text)
-        codes = header["codes"]
+        at_max = tree.stats.distribution[tree.stats.max]
         print(f"{name:<14} {codes:>6} {tree.stats.total:>6} {tree.stats.total / codes:>8.4f} "
-              f"{tree.stats.max:>4} {tree.nodes:>6} {header['build_seconds']:>8.1f} "
-              f"{statistics.median(times) * 1e3:>8.2f}")
+              f"{tree.stats.max:>4} {at_max:>6} {tree.nodes:>6} "
+              f"{header['build_seconds']:>8.1f} {statistics.median(times) * 1e3:>8.2f}")
 
 
 def _games(
@@ -152,11 +167,13 @@ def main() -> None:
     parser.add_argument("--secrets", type=int, default=1000)
     parser.add_argument("--strategies", default="lookahead," + ",".join(GREEDY))
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--markdown", action="store_true",
+                        help="trees: print the README's table instead of timing loads")
     args = parser.parse_args()
     strategies = args.strategies.split(",")
     for section in args.sections:
         if section == "trees":
-            bench_trees(args.repeats)
+            bench_trees(args.repeats, args.markdown)
         elif section == "moves":
             bench_moves(args.games, args.sizes.split(","))
         elif section == "sweep58":

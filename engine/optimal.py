@@ -88,13 +88,6 @@ class ExactSolver:
         self._lbt = _depth_bounds(self.nonwin_replies, largest, min(self.limit, UNLIMITED))
         self._colour_perms: np.ndarray | None = None
 
-    @property
-    def memo_size(self) -> int:
-        return len(self._memo)
-
-    def clear(self) -> None:
-        self._memo.clear()
-
     # ---- public API ---------------------------------------------------------------------
     def value(
         self,
@@ -295,7 +288,8 @@ class ExactSolver:
         """Renamings of the colours not in ``played``."""
         if played is None or self.space.colors - len(played) <= 1:
             return None
-        return self._images([tuple(range(self.space.pegs))], self._colour_perms_fixing(played))
+        identity = tuple(range(self.space.pegs))
+        return self._images_pairs([(identity, pi) for pi in self._colour_perms_fixing(played)])
 
     def _stabiliser_of_first(self, g: int) -> np.ndarray | None:
         """Every colour x position permutation that maps the first guess ``g`` to itself."""
@@ -325,9 +319,6 @@ class ExactSolver:
             out.append(pi)
         return np.array(out)
 
-    def _images(self, sigmas: list[tuple[int, ...]], pis: np.ndarray) -> np.ndarray | None:
-        return self._images_pairs([(sigma, pi) for sigma in sigmas for pi in pis])
-
     def _images_pairs(self, pairs: list[tuple[tuple[int, ...], np.ndarray]]) -> np.ndarray | None:
         """``(len(pairs), size)`` index of each code's image under each (positions, colours)."""
         pairs = pairs[: max(1, GROUP_ENTRIES // self.space.size)]
@@ -355,21 +346,31 @@ class ExactSolver:
         d = self.limit if depth is None else depth
         self.value(None, d)
         out: list[int] = []
-        self._emit(self._all, d, out)
+        self._emit(self._all, d, None, out)
         return out
 
-    def _emit(self, s: np.ndarray, d: int, out: list[int]) -> None:
+    def _emit(self, s: np.ndarray, d: int, group: np.ndarray | None, out: list[int]) -> None:
         if len(s) <= 2:
             return
+        g = self._tree_guess(s, d, group)
+        out.append(g)
+        child_group = self._child_group(s, group, g)
+        for part in split(self.space, s, g):
+            self._emit(part, d - 1 if d < UNLIMITED else d, child_group, out)
+
+    def _child_group(self, s: np.ndarray, group: np.ndarray | None, g: int) -> np.ndarray | None:
+        """The symmetries left once ``g`` is played at ``s`` (with ``group`` before it)."""
+        if len(s) == self.space.size:  # the first guess
+            return self._stabiliser_of_first(g)
+        return self._stabiliser(group, g)
+
+    def _tree_guess(self, s: np.ndarray, d: int, group: np.ndarray | None) -> int:
+        """The guess the tree plays at ``s`` (an optimal one)."""
         entry = self._memo.get((_key(s), d))
         if entry is None or not entry.exact:
-            self._solve(s, d, _INF, None)
+            self._solve(s, d, _INF, group)
             entry = self._memo[(_key(s), d)]
-        g = entry.guess
-        out.append(g)
-        child_d = d - 1 if d < UNLIMITED else d
-        for part in split(self.space, s, g):
-            self._emit(part, child_d, out)
+        return entry.guess
 
 
 def split(space: CodeSpace, s: np.ndarray, guess: int) -> list[np.ndarray]:
