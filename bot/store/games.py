@@ -13,6 +13,7 @@ from engine import Code, Feedback, Rules, code_from_digits, format_code
 
 from ..core.enums import GameKind, GameStatus
 from ..core.records import GameRecord, GuessRecord
+from . import locks
 from .connection import Connection, Row
 from .replies import ReplyStore
 
@@ -89,14 +90,17 @@ class GameStore:
     async def active_in_channel(
         self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
+        await locks.hold(conn, locks.channel(channel_id))
         return await self._one(conn, "channel_id = ? AND status = 'active'", (channel_id,))
 
     async def get(self, conn: Connection, game_id: int) -> GameRecord | None:
+        await locks.hold(conn, locks.game(game_id))
         return await self._one(conn, "id = ?", (game_id,))
 
     async def latest_in_channel(
         self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
+        await locks.hold(conn, locks.channel(channel_id))
         return await self._one(conn, "channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
 
     async def finished_ids(self, conn: Connection) -> list[int]:
@@ -172,6 +176,7 @@ class GameStore:
         match_half: int | None = None,
         setter_id: int | None = None,
     ) -> GameRecord:
+        await locks.hold(conn, locks.channel(channel_id))
         async with conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
             " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"
@@ -209,6 +214,7 @@ class GameStore:
     ) -> GameRecord:
         """Append the next turn; the (game, turn) primary key refuses a duplicate turn, and
         the interaction's unique key a second delivery of the same guess."""
+        await locks.hold(conn, locks.channel(game.channel_id))
         record = GuessRecord(len(game.guesses) + 1, player_id, code, feedback, now)
         await conn.execute(
             "INSERT INTO guesses (game_id, turn, player_id, code, black, white, created_at,"
@@ -234,6 +240,7 @@ class GameStore:
 
         Raises :class:`StaleWrite` unless the game is still as ``game`` was read: running,
         and on the turn that ``game.turn_opened_by`` opened."""
+        await locks.hold(conn, locks.channel(game.channel_id))
         board = board_message_id or game.board_message_id
         cur = await conn.execute(
             "UPDATE games SET pending_guess = ?, codes_left = ?, turn_opened_by = ?,"
@@ -259,6 +266,7 @@ class GameStore:
         secret: Code | None = None,
         action_id: int | None = None,
     ) -> GameRecord:
+        await locks.hold(conn, locks.channel(game.channel_id))
         await conn.execute(
             "UPDATE games SET status = ?, winner_id = ?, ended_at = ?, updated_at = ?,"
             " secret = COALESCE(?, secret), pending_guess = NULL, ended_by_interaction = ?"
@@ -272,6 +280,7 @@ class GameStore:
     async def set_board_message(
         self, conn: Connection, game_id: int, message_id: int
     ) -> None:
+        await locks.hold(conn, locks.game(game_id))
         await conn.execute(
             "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
         )
@@ -282,6 +291,7 @@ class GameStore:
         """Make ``message_id`` (showing ``turn`` moves) the game's live board, unless a board
         showing more moves already is. Returns the board message to collapse and how many
         moves it shows: the previous one, or ``message_id`` itself when it came too late."""
+        await locks.hold(conn, locks.game(game_id))
         async with conn.execute(
             "SELECT board_message_id, board_turn FROM games WHERE id = ?", (game_id,)
         ) as cur:
