@@ -280,7 +280,7 @@ class GameStore:
     async def set_board_message(
         self, conn: Connection, game_id: int, message_id: int
     ) -> None:
-        await locks.hold(conn, locks.game(game_id))
+        await locks.alone(conn)
         await conn.execute(
             "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
         )
@@ -290,21 +290,22 @@ class GameStore:
     ) -> tuple[int, int] | None:
         """Make ``message_id`` (showing ``turn`` moves) the game's live board, unless a board
         showing more moves already is. Returns the board message to collapse and how many
-        moves it shows: the previous one, or ``message_id`` itself when it came too late."""
-        await locks.hold(conn, locks.game(game_id))
+        moves it shows: the previous one, or ``message_id`` itself when it came too late.
+
+        One statement, whole by itself: the row's previous board is kept as it is replaced
+        (SET reads the row it writes, the newest one once any other swap committed)."""
+        await locks.alone(conn)
         async with conn.execute(
-            "SELECT board_message_id, board_turn FROM games WHERE id = ?", (game_id,)
+            "UPDATE games SET board_replaced_id = board_message_id,"
+            " board_replaced_turn = board_turn, board_message_id = ?, board_turn = ?"
+            " WHERE id = ? AND (board_turn IS NULL OR board_turn <= ?)"
+            " RETURNING board_replaced_id, board_replaced_turn",
+            (message_id, turn, game_id, turn),
         ) as cur:
             row = await cur.fetchone()
-        if row is None:
-            return None
-        previous, shown = row["board_message_id"], row["board_turn"]
-        if previous is not None and shown is not None and shown > turn:
+        if row is None:  # a board showing more moves is live already
             return message_id, turn
-        await conn.execute(
-            "UPDATE games SET board_message_id = ?, board_turn = ? WHERE id = ?",
-            (message_id, turn, game_id),
-        )
+        previous, shown = row[0], row[1]
         if previous is None or previous == message_id:
             return None
         return previous, shown if shown is not None else turn

@@ -71,3 +71,11 @@ async def hold(conn: Connection, *keys: Key) -> None:
     """Lock ``keys`` until the transaction ends (PostgreSQL write transactions only)."""
     if isinstance(conn, PgTransaction):
         await conn.hold(*keys)
+
+
+async def alone(conn: Connection) -> None:
+    """The transaction is this one statement, whole by itself (it reads and writes one row:
+    a board's message): on PostgreSQL it runs without ``BEGIN``, keys or ``COMMIT``, one
+    round trip, waiting only for that row."""
+    if isinstance(conn, PgTransaction):
+        conn.alone()

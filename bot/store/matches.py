@@ -148,6 +148,6 @@ class MatchStore:
 
     async def set_board_message(self, conn: Connection, match_id: int,
                                 message_id: int) -> None:
-        await locks.hold(conn, locks.match(match_id))
+        await locks.alone(conn)
         await conn.execute("UPDATE matches SET board_message_id = ? WHERE id = ?",
                            (message_id, match_id))

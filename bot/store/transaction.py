@@ -19,7 +19,16 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from ..core.errors import StorageUnavailable
-from .connection import CONNECTION_ERRORS, Params, PgConnection, PgCursor, acquire
+from .connection import (
+    CONNECTION_ERRORS,
+    Params,
+    PgConnection,
+    PgCursor,
+    acquire,
+    arguments,
+    run_statement,
+    to_postgres,
+)
 from .db import QUICK, waiting
 
 if TYPE_CHECKING:
@@ -54,6 +63,8 @@ class PgTransaction(PgConnection):
         #: Names of the keys held (see locks.Key), and whether the whole database is.
         self.held: set[str] = set()
         self.whole = False
+        #: One statement on its own (``alone``): pending, then done (committed by itself).
+        self._alone: str | None = None
 
     # ---- what the store calls ---------------------------------------------------------------
     async def hold(self, *keys: Key) -> None:
@@ -71,6 +82,23 @@ class PgTransaction(PgConnection):
                 f"SELECT pg_advisory_xact_lock({key.sql})" for key in new))
         self.held.update(key.name for key in new)
 
+    def alone(self) -> None:
+        """The next statement is the whole transaction, atomic by itself: it runs with no
+        ``BEGIN``, key or ``COMMIT`` (one round trip), and nothing may follow it."""
+        assert self._conn is None and not self.held, "alone() comes before anything else"
+        self._alone = "pending"
+
+    async def _run_alone(self, sql: str, params: Params) -> PgCursor:
+        self._alone = "done"
+        text, names = to_postgres(sql)
+        conn = await self._acquire()
+        try:
+            return await run_statement(conn, text, arguments(names, params))
+        except CONNECTION_ERRORS as exc:  # maybe applied, maybe not: never run twice
+            raise StorageUnavailable("unreachable") from exc
+        finally:
+            await self._pool.release(conn)
+
     async def started(self) -> PoolConnectionProxy:
         """The transaction's asyncpg connection, begun (for COPY and cursors)."""
         if self._conn is None:
@@ -79,6 +107,9 @@ class PgTransaction(PgConnection):
         return self._conn
 
     async def _run(self, sql: str, params: Params) -> PgCursor:
+        if self._alone == "pending":
+            return await self._run_alone(sql, params)
+        assert self._alone is None, "nothing follows a statement run alone()"
         await self.started()
         return await super()._run(sql, params)
 
@@ -90,7 +121,7 @@ class PgTransaction(PgConnection):
     async def commit(self) -> bool:
         """COMMIT what was written; False when nothing was (no statement ran)."""
         if self._conn is None:
-            return False
+            return self._alone == "done"
         await self._conn.execute("COMMIT")
         return True
 
