@@ -93,6 +93,9 @@ class Database(ABC):
     kind: str
     #: Seconds a deferred write keeps trying (see :data:`PATIENCE`).
     patience: float = PATIENCE
+    #: Told how long each write transaction waited before it held what it writes (the
+    #: bot's metrics set it).
+    lock_waited: Callable[[float], None] = staticmethod(lambda seconds: None)
     #: Where applied migrations are recorded (created before the first one).
     _MIGRATIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_migrations ("
                          " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"

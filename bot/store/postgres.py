@@ -116,7 +116,7 @@ class PostgresDatabase(Database):
         """A write transaction (:class:`~bot.store.transaction.PgTransaction`): it begins at
         its first statement, holding what the store names (or else the whole database)."""
         loop = asyncio.get_running_loop()
-        tx = PgTransaction(self.writes, loop.time() + self.patience)
+        tx = PgTransaction(self.writes, loop.time() + self.patience, self.lock_waited)
         try:
             try:
                 yield tx

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import asyncpg
@@ -53,8 +53,10 @@ class PgTransaction(PgConnection):
     #: (``bench/timed_bot.py``'s ``global-lock`` variant measures that design).
     per_key: ClassVar[bool] = True
 
-    def __init__(self, pool: asyncpg.Pool, deadline: float) -> None:
+    def __init__(self, pool: asyncpg.Pool, deadline: float,
+                 waited: Callable[[float], None] = lambda seconds: None) -> None:
         super().__init__(pool)
+        self._report_wait = waited
         self._pool = pool
         self._deadline = deadline
         self._began_at = asyncio.get_running_loop().time()
@@ -157,6 +159,7 @@ class PgTransaction(PgConnection):
             self._conn = conn
             self._target = conn
             self.whole = keys is None
+            self._report_wait(asyncio.get_running_loop().time() - self._began_at)
             return
 
     async def _acquire(self) -> PoolConnectionProxy:
