@@ -129,7 +129,8 @@ class PgTransaction(PgConnection):
 
     async def rollback(self) -> None:
         if self._conn is not None:
-            with contextlib.suppress(*CONNECTION_ERRORS, asyncpg.PostgresError):
+            with contextlib.suppress(*CONNECTION_ERRORS, asyncpg.PostgresError,
+                                     asyncpg.InterfaceError):  # the pool closed under it
                 await self._conn.execute("ROLLBACK")
 
     async def release(self) -> None:
