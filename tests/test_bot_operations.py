@@ -5,7 +5,9 @@ in test_bot_process_shards.py."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
+from pathlib import Path
 
 import discord
 import pytest
@@ -16,6 +18,7 @@ from bot.app import MastermindBot
 from bot.core.config import ConfigError, Settings, describe_database
 from bot.core.metrics import MAX_NAMES, Metrics
 
+ROOT = Path(__file__).resolve().parent.parent
 SCALE_VARIABLES = ("DISCORD_TOKEN", "SHARD_COUNT", "SHARD_IDS", "METRICS_PORT")
 
 
@@ -178,3 +181,16 @@ async def test_a_scrape_the_database_cannot_answer_still_shows_the_process_count
     assert "metrics: games running not read from the database" in caplog.text
     values = samples(await bot.metrics_page())
     assert values['mastermind_games_running{kind="breaker"}'] == 1
+
+
+def test_the_grafana_dashboard_reads_only_metrics_the_bot_serves():
+    """docs/grafana/mastermind.json: every metric its queries name is on the page."""
+    dashboard = json.loads((ROOT / "docs" / "grafana" / "mastermind.json").read_text())
+    queries = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", ())]
+    named = set(re.findall(r"\b(?:mastermind|process)_[a-z0-9_]+", " ".join(queries)))
+    page = Metrics().render([(0, 0.05)], {0: 1}, {"breaker": 0})
+    families = dict(re.findall(r"^# TYPE (\S+) (\S+)$", page, re.MULTILINE))
+    suffixes = {"histogram": ("_bucket", "_sum", "_count"), "counter": ("", "_total")}
+    served = {family + suffix for family, kind in families.items()
+              for suffix in suffixes.get(kind, ("",))}
+    assert len(queries) >= 15 and named and named <= served, named - served
