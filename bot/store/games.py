@@ -94,8 +94,12 @@ class GameStore:
         return await self._one(conn, "channel_id = ? AND status = 'active'", (channel_id,))
 
     async def get(self, conn: Connection, game_id: int) -> GameRecord | None:
-        await locks.hold(conn, locks.game(game_id))
-        return await self._one(conn, "id = ?", (game_id,))
+        key = locks.game(game_id)
+        await locks.hold(conn, key)
+        game = await self._one(conn, "id = ?", (game_id,))
+        if game is not None:
+            locks.found(conn, key, game.channel_id)
+        return game
 
     async def latest_in_channel(
         self, conn: Connection, channel_id: int
@@ -214,7 +218,7 @@ class GameStore:
     ) -> GameRecord:
         """Append the next turn; the (game, turn) primary key refuses a duplicate turn, and
         the interaction's unique key a second delivery of the same guess."""
-        await locks.hold(conn, locks.channel(game.channel_id))
+        await locks.hold(conn, locks.of_game(game))
         record = GuessRecord(len(game.guesses) + 1, player_id, code, feedback, now)
         await conn.execute(
             "INSERT INTO guesses (game_id, turn, player_id, code, black, white, created_at,"
@@ -240,7 +244,7 @@ class GameStore:
 
         Raises :class:`StaleWrite` unless the game is still as ``game`` was read: running,
         and on the turn that ``game.turn_opened_by`` opened."""
-        await locks.hold(conn, locks.channel(game.channel_id))
+        await locks.hold(conn, locks.of_game(game))
         board = board_message_id or game.board_message_id
         cur = await conn.execute(
             "UPDATE games SET pending_guess = ?, codes_left = ?, turn_opened_by = ?,"
@@ -266,7 +270,7 @@ class GameStore:
         secret: Code | None = None,
         action_id: int | None = None,
     ) -> GameRecord:
-        await locks.hold(conn, locks.channel(game.channel_id))
+        await locks.hold(conn, locks.of_game(game))
         await conn.execute(
             "UPDATE games SET status = ?, winner_id = ?, ended_at = ?, updated_at = ?,"
             " secret = COALESCE(?, secret), pending_guess = NULL, ended_by_interaction = ?"

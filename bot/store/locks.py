@@ -19,19 +19,30 @@ tally (``ON CONFLICT`` upserts written in key order), exactly once (the ``*_once
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .connection import Connection
 from .transaction import PgTransaction
+
+if TYPE_CHECKING:
+    from ..core.matches import MatchRecord
+    from ..core.records import GameRecord
 
 
 @dataclass(frozen=True, order=True)
 class Key:
     """One advisory lock: ``name`` tells keys apart (and orders them); ``sql`` is the SQL
     expression of the lock's number, evaluated by the server when it is taken (a game's
-    channel is looked up in the same round trip)."""
+    channel is looked up in the same round trip); ``aliases`` are other names of the same
+    lock (a game's channel is also that game's), so holding any of them is enough."""
 
     name: str
     sql: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
 
 
 def _hashed(scope: str, value_sql: str) -> str:
@@ -41,6 +52,17 @@ def _hashed(scope: str, value_sql: str) -> str:
 
 def channel(channel_id: int) -> Key:
     return Key(f"channel:{int(channel_id)}", _hashed("channel", str(int(channel_id))))
+
+
+def of_game(game: GameRecord) -> Key:
+    """A game as read: its channel, known without a lookup."""
+    return Key(f"channel:{int(game.channel_id)}", _hashed("channel", str(int(game.channel_id))),
+               (f"game:{int(game.id)}",))
+
+
+def of_match(match: MatchRecord) -> Key:
+    return Key(f"channel:{int(match.channel_id)}",
+               _hashed("channel", str(int(match.channel_id))), (f"match:{int(match.id)}",))
 
 
 def game(game_id: int) -> Key:
@@ -71,6 +93,12 @@ async def hold(conn: Connection, *keys: Key) -> None:
     """Lock ``keys`` until the transaction ends (PostgreSQL write transactions only)."""
     if isinstance(conn, PgTransaction):
         await conn.hold(*keys)
+
+
+def found(conn: Connection, key: Key, channel_id: int) -> None:
+    """``key`` (held) turned out to be channel ``channel_id``'s lock: so it is held too."""
+    if isinstance(conn, PgTransaction) and conn.holds(key):
+        conn.held.add(channel(channel_id).name)
 
 
 async def alone(conn: Connection) -> None:

@@ -47,8 +47,12 @@ class MatchStore:
         return _match(row) if row else None
 
     async def get(self, conn: Connection, match_id: int) -> MatchRecord | None:
-        await locks.hold(conn, locks.match(match_id))
-        return await self._one(conn, "id = ?", (match_id,))
+        key = locks.match(match_id)
+        await locks.hold(conn, key)
+        match = await self._one(conn, "id = ?", (match_id,))
+        if match is not None:
+            locks.found(conn, key, match.channel_id)
+        return match
 
     async def running_in_channel(self, conn: Connection, channel_id: int
                                  ) -> MatchRecord | None:
@@ -108,7 +112,7 @@ class MatchStore:
     async def _update(self, conn: Connection, match: MatchRecord, sets: str,
                       args: tuple) -> None:
         """Apply ``sets`` only if the match is still as it was read (else StaleWrite)."""
-        await locks.hold(conn, locks.channel(match.channel_id))
+        await locks.hold(conn, locks.of_match(match))
         cur = await conn.execute(
             f"UPDATE matches SET {sets} WHERE id = ? AND status = ? AND half = ?",
             (*args, match.id, match.status.value, match.half),

@@ -74,7 +74,7 @@ class PgTransaction(PgConnection):
         on its ``BEGIN``, after it one more round trip (keys in sorted order either way)."""
         if self.whole:
             return
-        new = sorted({k for k in keys if k.name not in self.held})
+        new = sorted({k for k in keys if not self.holds(k)})
         if not new:
             return
         if self._conn is None:
@@ -82,7 +82,10 @@ class PgTransaction(PgConnection):
         else:
             await self._conn.execute("; ".join(
                 f"SELECT pg_advisory_xact_lock({key.sql})" for key in new))
-        self.held.update(key.name for key in new)
+        self.held.update(name for key in new for name in key.names)
+
+    def holds(self, key: Key) -> bool:
+        return self.whole or not self.held.isdisjoint(key.names)
 
     def alone(self) -> None:
         """The next statement is the whole transaction, atomic by itself: it runs with no
