@@ -140,6 +140,8 @@ class RestBudget:
         for _ in self._pending:
             self.counts.cosmetic("stale")
         self._pending.clear()
+        if self._pump is not None and not self._needed:
+            self._pump.cancel()
         if self._running:
             await asyncio.wait(set(self._running), timeout=grace)
 
