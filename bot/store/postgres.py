@@ -21,7 +21,7 @@ import asyncpg
 from ..core.config import describe_database
 from ..core.errors import StorageUnavailable
 from .connection import CONNECTION_ERRORS, PgConnection, numeric
-from .db import PG_MIGRATIONS_DIR, Database, DatabaseUnusable, committed
+from .db import PATIENCE, PG_MIGRATIONS_DIR, Database, DatabaseUnusable, committed
 from .transaction import LOCK_FAILURES, WRITE_LOCK, PgTransaction
 
 __all__ = ["WRITE_LOCK", "PostgresDatabase"]
@@ -34,8 +34,9 @@ _OPEN_ERRORS: tuple[type[Exception], ...] = (*CONNECTION_ERRORS, asyncpg.Postgre
 #: transaction, and probes a silent client's socket after 30 s. A commit does not wait for
 #: the disk, as SQLite's ``synchronous = NORMAL`` does not: a crash of the bot loses
 #: nothing, one of the database's machine at most the last fraction of a second, never
-#: consistency (the commit wait held the locks 1.5 ms of every 6 a write took).
-SESSION_SETTINGS = {"synchronous_commit": "off",
+#: consistency (the commit wait held the locks 1.5 ms of every 6 a write took). A statement
+#: run alone (a board swap) waits for a row at most the patience.
+SESSION_SETTINGS = {"synchronous_commit": "off", "lock_timeout": str(int(PATIENCE * 1000)),
                     "idle_in_transaction_session_timeout": "60000",
                     "tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10",
                     "tcp_keepalives_count": "3"}
