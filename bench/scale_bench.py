@@ -288,16 +288,22 @@ def main() -> None:
     parser.add_argument("--variant", default="",
                         help="PostgreSQL store changes to try: global-lock (every write "
                              "holds the whole database, as before; see bench/timed_bot.py)")
-    parser.add_argument("--layout", choices=(*LAYOUTS, "all"), nargs="+", default=["all"],
-                        help="one/two processes on SQLite, pg-one/pg-two on PostgreSQL")
+    parser.add_argument("--layout", nargs="+", default=["all"],
+                        help="one/two processes on SQLite, pg-one/pg-two on PostgreSQL; "
+                             "pg-two+global-lock: with --variant's change (runs alternate, "
+                             "so designs compare under the same load)")
     args = parser.parse_args()
     layouts = LAYOUTS if "all" in args.layout else tuple(args.layout)
     paces = [args.channels / rate for rate in args.rate] if args.rate else args.pace
-    postgres = None
+    postgres, base_variant = None, args.variant
     results: dict[tuple[float, str], list[dict[str, float]]] = {}
     folder = Path(tempfile.mkdtemp(prefix="scale-bench-"))  # SQLite files, PostgreSQL's data
     try:
         for _, pace, layout in itertools.product(range(args.repeat), paces, layouts):
+            layout, _, variant = layout.partition("+")
+            args.variant = variant or base_variant
+            if layout not in LAYOUTS:
+                raise SystemExit(f"no layout {layout!r}: choose from {', '.join(LAYOUTS)}")
             if layout.startswith("pg-"):
                 if postgres is None:
                     from dbtools import PostgresServer  # the tests' server, from the wheel
@@ -309,7 +315,8 @@ def main() -> None:
                 pid = None
             wait_idle(args.wait_idle)
             print(f"        (load average {os.getloadavg()[0]:.1f})", flush=True)
-            results.setdefault((pace, layout), []).append(
+            label = f"{layout}+{args.variant}" if args.variant else layout
+            results.setdefault((pace, label), []).append(
                 asyncio.run(run(layout, db, pace, args, pid)))
         if args.repeat > 1:
             print_medians(results)
