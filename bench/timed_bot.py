@@ -12,7 +12,10 @@ With ``BENCH_CPROFILE=path`` the whole process also runs under cProfile (slower)
 
 ``BENCH_VARIANT`` tries a change to the PostgreSQL store without editing it, to compare
 designs in one run: ``global-lock`` (every write transaction holds the whole database, as
-before per-channel locks: the design this bench measured at 132 interactions a second).
+before per-channel locks), ``old-swap`` (the live board's swap as a read-then-write
+transaction of its own, as before migration 014; with ``global-lock`` it holds the whole
+database too). ``global-lock,old-swap`` is the design this bench measured at 132
+interactions a second.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.store import connection as pg_connection
+from bot.store.games import GameStore
 from bot.store.postgres import PostgresDatabase
 from bot.store.sqlite import SqliteDatabase
 from bot.store.transaction import PgTransaction
@@ -110,6 +114,29 @@ def _variant(names: set[str]) -> None:
     """Apply ``BENCH_VARIANT``'s changes to the PostgreSQL store."""
     if "global-lock" in names:
         PgTransaction.per_key = False
+    if "old-swap" in names:
+        GameStore.swap_board = _old_swap  # type: ignore[method-assign]
+
+
+async def _old_swap(self: GameStore, conn: Any, game_id: int, message_id: int, turn: int
+                    ) -> tuple[int, int] | None:
+    """The board swap as it was before migration 014: a transaction of its own that reads
+    the live board, then writes the new one (on PostgreSQL: BEGIN with the whole
+    database's lock, SELECT, UPDATE, COMMIT)."""
+    async with conn.execute(
+        "SELECT board_message_id, board_turn FROM games WHERE id = ?", (game_id,)
+    ) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        return None
+    previous, shown = row["board_message_id"], row["board_turn"]
+    if previous is not None and shown is not None and shown > turn:
+        return message_id, turn
+    await conn.execute("UPDATE games SET board_message_id = ?, board_turn = ? WHERE id = ?",
+                       (message_id, turn, game_id))
+    if previous is None or previous == message_id:
+        return None
+    return previous, shown if shown is not None else turn
 
 
 def _dump() -> None:
