@@ -15,8 +15,8 @@ data in a temporary folder, stopped at the end. The loopback fake Discord of the
 Every channel starts a game and makes its guesses one after another, all channels at once.
 "reply" is the time from the interaction leaving the fake Discord's gateway to the bot's
 answer arriving at its REST API (after a "thinking..." defer: the answer that replaces it,
-noticed as its request arrives; until this session it was polled every 10 ms, which cost
-the shared cores about a fifth of the driver's CPU): what a player waits for. The fake Discord and this driver share one
+noticed as its request arrives; it used to be polled every 10 ms, which kept the driver's
+loop busy on the shared cores): what a player waits for. The fake Discord and this driver share one
 process, and the machine's two cores are shared with the bots (and the PostgreSQL server).
 "REST" is what the fake Discord counted against the bot's global limit (every request but
 interaction answers): the busiest second, and the 429s it answered (none expected).
