@@ -68,12 +68,16 @@ async def player(server, user, guild, channel, sessions, guesses: int, rng: rand
 
 
 def told(state, rec) -> str:
-    result = InteractionResult(state, rec)
+    """What the player saw last: after a "thinking..." defer, an error deletes the public
+    placeholder and follows up privately, so the last message is the one that counts."""
     if rec.callback is None:
         return "no answer"
-    if not result.ephemeral:
+    message = InteractionResult(state, rec).message
+    if message is None or message.deleted:
+        return "nothing"
+    if not message.ephemeral and not message.loading:
         return "the board"
-    title = (result.embed or {}).get("title", "")
+    title = (message.embeds[0] if message.embeds else {}).get("title", "")
     return f"refused: {title}"
 
 
