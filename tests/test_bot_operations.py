@@ -5,17 +5,20 @@ in test_bot_process_shards.py."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
+from pathlib import Path
 
 import discord
 import pytest
 from dbtools import connect
-from test_bot_process_shards import samples
+from test_bot_process_shards import samples, total
 
 from bot.app import MastermindBot
 from bot.core.config import ConfigError, Settings, describe_database
-from bot.core.metrics import Metrics
+from bot.core.metrics import MAX_NAMES, Metrics
 
+ROOT = Path(__file__).resolve().parent.parent
 SCALE_VARIABLES = ("DISCORD_TOKEN", "SHARD_COUNT", "SHARD_IDS", "METRICS_PORT")
 
 
@@ -77,48 +80,53 @@ def test_a_database_url_is_logged_without_its_password():
     assert describe_database("postgresql://bot@db/mm") == "postgresql://bot@db/mm"
 
 
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_metrics_page_counts_rates_and_buckets():
-    clock = Clock(100.2)
-    metrics = Metrics(clock)
-    for now in (100.2, 100.5, 101.1, 150.0):
-        clock.now = now
-        metrics.interaction_received()
+def test_metrics_page_counts_by_name_with_buckets_and_the_process():
+    metrics = Metrics()
+    for kind, name in (("command", "guess"), ("command", "guess"), ("button", "mmc:r")):
+        metrics.interaction_received(kind, name)
     for seconds in (0.003, 0.07, 20.0):
-        metrics.reply_took(seconds)
+        metrics.reply_took(seconds, "command", "guess")
     metrics.error("discord")
-    clock.now = 161.5  # the last full minute is seconds 101 to 160
-    values = samples(metrics.render([(3, 0.042), (2, float("inf"))]))
-    assert values["mastermind_interactions_total"] == 4
-    assert values["mastermind_interactions_per_second"] == pytest.approx(2 / 60)
-    assert values['mastermind_reply_seconds_bucket{le="0.005"}'] == 1
-    assert values['mastermind_reply_seconds_bucket{le="0.05"}'] == 1
-    assert values['mastermind_reply_seconds_bucket{le="0.1"}'] == 2
-    assert values['mastermind_reply_seconds_bucket{le="10"}'] == 2
-    assert values['mastermind_reply_seconds_bucket{le="+Inf"}'] == 3
-    assert values["mastermind_reply_seconds_count"] == 3
-    assert values["mastermind_reply_seconds_sum"] == pytest.approx(20.073)
+    metrics.mistake("BadCode")
+    metrics.solver_took("5x8", 0.2)
+    metrics.rate_limited("global", "rest")
+    metrics.rest_waited("budget", 0.3)
+    page = metrics.render([(3, 0.042), (2, float("inf"))], {2: 5, 3: 0},
+                          {"breaker": 2, "challenge": 0, "match": 0, "daily": 1})
+    values = samples(page)
+    assert values['mastermind_interactions_total{kind="command",name="guess"}'] == 2
+    assert values['mastermind_interactions_total{kind="button",name="mmc:r"}'] == 1
+    assert "# TYPE mastermind_reply_seconds histogram" in page
+    def bucket(le: str) -> float:
+        return values[f'mastermind_reply_seconds_bucket{{kind="command",le="{le}",name="guess"}}']
+
+    assert [bucket(le) for le in ("0.005", "0.05", "0.1", "10.0", "+Inf")] == [1, 1, 2, 2, 3]
+    guess = 'kind="command",name="guess"'
+    assert values[f"mastermind_reply_seconds_count{{{guess}}}"] == 3
+    assert values[f"mastermind_reply_seconds_sum{{{guess}}}"] == pytest.approx(20.073)
     assert values['mastermind_interaction_errors_total{kind="discord"}'] == 1
     assert values['mastermind_interaction_errors_total{kind="bug"}'] == 0
+    assert values['mastermind_player_mistakes_total{error="BadCode"}'] == 1
+    assert values['mastermind_solver_seconds_count{size="5x8"}'] == 1
+    assert values['mastermind_rest_429_total{route="rest",scope="global"}'] == 1
+    assert values['mastermind_rest_wait_seconds_bucket{le="0.5",reason="budget"}'] == 1
     assert values['mastermind_gateway_latency_seconds{shard="3"}'] == 0.042
     assert values['mastermind_gateway_latency_seconds{shard="2"}'] == float("inf")
+    assert values['mastermind_guilds{shard="2"}'] == 5
+    assert values['mastermind_games_running{kind="daily"}'] == 1
+    assert values["process_cpu_seconds_total"] >= 0
+    assert not any(key.endswith("_created") for key in values)
 
 
-def test_rate_slots_stay_bounded():
-    clock = Clock(0.0)
-    metrics = Metrics(clock)
-    for second in range(10_000):
-        clock.now = float(second)
-        metrics.interaction_received()
-    assert len(metrics._slots) <= 62
-    assert metrics.per_second() == 1.0
+def test_names_on_the_page_stay_bounded():
+    """A forged custom_id per click must not grow the page: past MAX_NAMES, ``other``."""
+    metrics = Metrics()
+    for n in range(MAX_NAMES + 50):
+        metrics.interaction_received("button", f"forged{n}")
+    values = samples(metrics.render([], {}))
+    names = [k for k in values if k.startswith('mastermind_interactions_total{kind="button"')]
+    assert len(names) == MAX_NAMES + 1
+    assert values['mastermind_interactions_total{kind="button",name="other"}'] == 50
 
 
 async def test_the_bot_counts_interactions_replies_and_errors(fake_discord, start_bot, world):
@@ -139,10 +147,13 @@ async def test_the_bot_counts_interactions_replies_and_errors(fake_discord, star
     fake_discord.expect_error(discord.NotFound)
     await guess("2222", expect_response=False)
     values = samples(await bot.metrics_page())
-    assert values["mastermind_interactions_total"] == 4
-    assert values["mastermind_reply_seconds_count"] == 4
+    assert total(values, "mastermind_interactions_total") == 4
+    assert total(values, "mastermind_interactions_total", kind="command", name="guess") == 3
+    assert total(values, "mastermind_reply_seconds_count") == 4
     assert values['mastermind_interaction_errors_total{kind="expired"}'] == 1
     assert values['mastermind_interaction_errors_total{kind="bug"}'] == 0
+    assert values['mastermind_player_mistakes_total{error="BadCode"}'] == 1
+    assert total(values, "mastermind_db_lock_wait_seconds_count") >= 2  # new game, a guess
     assert not any(k.startswith("mastermind_gateway_latency") for k in values)  # not connected
     assert {k: v for k, v in values.items() if k.startswith("mastermind_games_running")} == {
         f'mastermind_games_running{{kind="{kind}"}}': n
@@ -165,8 +176,21 @@ async def test_a_scrape_the_database_cannot_answer_still_shows_the_process_count
         finally:
             conn.execute("ALTER TABLE daily_plays_away RENAME TO daily_plays")
             conn.commit()
-    assert values["mastermind_interactions_total"] == 1
+    assert total(values, "mastermind_interactions_total") == 1
     assert not any(k.startswith("mastermind_games_running") for k in values)
     assert "metrics: games running not read from the database" in caplog.text
     values = samples(await bot.metrics_page())
     assert values['mastermind_games_running{kind="breaker"}'] == 1
+
+
+def test_the_grafana_dashboard_reads_only_metrics_the_bot_serves():
+    """docs/grafana/mastermind.json: every metric its queries name is on the page."""
+    dashboard = json.loads((ROOT / "docs" / "grafana" / "mastermind.json").read_text())
+    queries = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", ())]
+    named = set(re.findall(r"\b(?:mastermind|process)_[a-z0-9_]+", " ".join(queries)))
+    page = Metrics().render([(0, 0.05)], {0: 1}, {"breaker": 0})
+    families = dict(re.findall(r"^# TYPE (\S+) (\S+)$", page, re.MULTILINE))
+    suffixes = {"histogram": ("_bucket", "_sum", "_count"), "counter": ("", "_total")}
+    served = {family + suffix for family, kind in families.items()
+              for suffix in suffixes.get(kind, ("",))}
+    assert len(queries) >= 15 and named and named <= served, named - served

@@ -211,7 +211,9 @@ async def test_a_picker_button_opens_nothing_for_a_finished_game(fake_discord, s
     board = (await slash(fake_discord, bot, world, "mastermind new", world.alice)).message
     guess = button(board, "o")["custom_id"]
     await slash(fake_discord, bot, world, "mastermind quit", world.alice)
-    assert fake_discord.message(board.id).custom_ids == []  # the ended board has no Guess
+    await fake_discord.wait_until(  # the ended board loses its Guess (a cosmetic edit)
+        lambda: fake_discord.message(board.id).custom_ids == [], timeout=10,
+        what="the ended board to lose its buttons")
     old = fake_discord.old_message(world.general, [guess])  # a client that didn't refresh
     late = await fake_discord.click(bot, old, guess, user=world.bob)
     assert late.ephemeral and late.embed["title"] == "That game is over"

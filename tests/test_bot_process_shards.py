@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import re
 import signal
 import socket
 from collections.abc import Iterable
@@ -26,6 +25,7 @@ import aiohttp
 from dbtools import is_postgres
 from fake_discord.models import FakeGuild, FakeUser
 from fake_discord.server import FakeDiscordServer, GatewaySession, shard_of
+from prometheus_client.parser import text_string_to_metric_families
 from test_bot_process import (
     PASSWORD,
     STEP,
@@ -212,19 +212,23 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-SAMPLE = re.compile(r"^([a-z_]+)(\{[^}]*\})? (\S+)$")
-
-
 def samples(page: str) -> dict[str, float]:
-    """``name{labels}`` -> value for each sample line of a Prometheus text page."""
+    """``name{label="value",...}`` (labels sorted by name) -> value for each sample of a
+    Prometheus text page, read by prometheus_client's own parser (it refuses a malformed
+    page)."""
     out = {}
-    for line in page.splitlines():
-        if line.startswith("#") or not line:
-            continue
-        match = SAMPLE.match(line)
-        assert match, f"not a Prometheus sample line: {line!r}"
-        out[match[1] + (match[2] or "")] = float(match[3])
+    for family in text_string_to_metric_families(page):
+        for sample in family.samples:
+            labels = ",".join(f'{k}="{v}"' for k, v in sorted(sample.labels.items()))
+            out[sample.name + (f"{{{labels}}}" if labels else "")] = sample.value
     return out
+
+
+def total(values: dict[str, float], metric: str, **labels: str) -> float:
+    """The sum of ``metric``'s samples that carry ``labels`` (whatever their other ones)."""
+    wanted = [f'{k}="{v}"' for k, v in labels.items()]
+    return sum(value for key, value in values.items()
+               if key.split("{")[0] == metric and all(w in key for w in wanted))
 
 
 async def test_metrics_endpoint_on_loopback(tmp_path: Path) -> None:
@@ -249,13 +253,21 @@ async def test_metrics_endpoint_on_loopback(tmp_path: Path) -> None:
                 page = await resp.text()
             values = samples(page)
             assert "# TYPE mastermind_reply_seconds histogram" in page
-            assert values["mastermind_interactions_total"] == 3
-            assert values["mastermind_reply_seconds_count"] == 3
-            assert values['mastermind_reply_seconds_bucket{le="+Inf"}'] == 3
-            assert 0 < values["mastermind_reply_seconds_sum"] < 3 * STEP
+            new, guessed = {"kind": "command", "name": "mastermind new"}, {
+                "kind": "command", "name": "guess"}
+            assert total(values, "mastermind_interactions_total", **new) == 1
+            assert total(values, "mastermind_interactions_total", **guessed) == 2
+            assert total(values, "mastermind_reply_seconds_count", **guessed) == 2
+            assert values['mastermind_reply_seconds_bucket{kind="command",le="+Inf",'
+                          'name="guess"}'] == 2
+            assert 0 < total(values, "mastermind_reply_seconds_sum") < 3 * STEP
             assert values['mastermind_interaction_errors_total{kind="bug"}'] == 0
+            assert values['mastermind_player_mistakes_total{error="BadCode"}'] == 1
             assert 0 <= values['mastermind_gateway_latency_seconds{shard="1"}'] < STEP
-            assert "mastermind_interactions_per_second" in values
+            assert values['mastermind_guilds{shard="1"}'] == 1
+            assert values["process_resident_memory_bytes"] > 0
+            assert total(values, "mastermind_rest_requests_total", kind="needed") >= 1
+            assert total(values, "mastermind_db_lock_wait_seconds_count") >= 2
             assert running(values) == {**NOTHING_RUNNING, "breaker": 1}
             assert await bot.stop(signal.SIGTERM) == 0
     assert "Traceback" not in bot.output, bot.output

@@ -1,6 +1,8 @@
-"""What only the PostgreSQL store has to prove: writes from several processes (here, several
-``Database`` objects with pools of their own) never interleave, and connections the server
-dropped are replaced without losing or doubling a move."""
+"""What only the PostgreSQL store has to prove: a write that names nothing it touches holds
+the whole database, so such writes from several processes (here, several ``Database``
+objects with pools of their own) never interleave; and connections the server dropped are
+replaced without losing or doubling a move. (Writes that name their channel or player, and
+run at once: tests/test_store_races.py.)"""
 
 from __future__ import annotations
 
@@ -24,8 +26,9 @@ pytestmark = pytest.mark.postgresql_only
 
 
 async def test_writes_from_several_processes_take_turns(db_path):
-    """Each write reads the number of guesses and stores the next turn: with the writers'
-    lock, 3 "processes" x 20 writes at once give 60 turns and no clash on (game, turn)."""
+    """Each write reads the number of guesses and stores the next turn, naming no key: it
+    holds the whole database, so 3 "processes" x 20 writes at once give 60 turns and no
+    clash on (game, turn)."""
     databases = [await Database.open(db_path) for _ in range(3)]
     try:
         async with databases[0].transaction() as conn, conn.execute(

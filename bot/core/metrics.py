@@ -1,123 +1,174 @@
-"""What one bot process counts for its operators, written in the Prometheus text format.
+"""What one bot process counts for its operators, as Prometheus metrics (prometheus_client).
 
-Discord-free and cheap: counters are plain integers, the reply-time histogram has fixed
-buckets, and "per second" is measured over the last minute in one-second slots (memory stays
-the same at any load). Prometheus itself computes rates from the counters; the per-second
-gauge is for a person reading the page.
+Discord-free: the Discord layer calls the methods below with plain names and seconds. Each
+bot has a registry of its own (tests run several bots in one process), with the process
+collector (CPU, memory, open files). What only exists at the moment of a scrape is read
+then: each shard's gateway latency and servers, and the games running, which the bot
+counts in the database (so every process shows the same) and hands to :meth:`render`.
+Prometheus computes rates and quantiles from the counters and histograms; the Grafana
+dashboard in docs/grafana/ shows them.
 """
 
 from __future__ import annotations
 
-import bisect
-import math
-import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
+
+import prometheus_client
+from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+#: A ``_created`` sample for every labelled series doubles the page for nothing Grafana uses.
+prometheus_client.disable_created_metrics()
 
 #: Upper bounds (seconds) of the reply-time buckets: Discord's 3 s answer window in view.
 REPLY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-#: The window "interactions per second" is averaged over.
-RATE_WINDOW = 60
+#: Waits: for the database's locks, for Discord's rate limits.
+WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+#: The challenge solver's thinking, from a millisecond (4x6) to seconds (8x9).
+SOLVER_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+#: Failures that were not the player's doing (see :meth:`Metrics.error`).
+ERROR_KINDS = ("bug", "discord", "expired", "storage")
+#: Distinct command or button names kept per kind; more are counted as ``other`` (a forged
+#: custom_id must not grow the page without bound).
+MAX_NAMES = 64
+OTHER = "other"
 
 
-def number(value: float) -> str:
-    """A sample value as Prometheus writes it (``+Inf``, ``NaN``, no needless ``.0``)."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
+class _AtScrape(Collector):
+    """What is read at the moment of a scrape (set by :meth:`Metrics.render`)."""
 
+    def __init__(self) -> None:
+        self.gateway: list[tuple[int, float]] = []
+        self.guilds: dict[int, int] = {}
+        self.running: Mapping[str, int] | None = None
 
-@dataclass
-class Histogram:
-    bounds: tuple[float, ...] = REPLY_BUCKETS
-    counts: list[int] = field(default_factory=lambda: [0] * (len(REPLY_BUCKETS) + 1))
-    total: float = 0.0
-
-    def observe(self, seconds: float) -> None:
-        self.counts[bisect.bisect_left(self.bounds, seconds)] += 1
-        self.total += seconds
-
-    def lines(self, name: str) -> list[str]:
-        out, running = [], 0
-        for bound, count in zip((*self.bounds, math.inf), self.counts, strict=True):
-            running += count
-            out.append(f'{name}_bucket{{le="{number(bound)}"}} {running}')
-        out += [f"{name}_sum {number(self.total)}", f"{name}_count {running}"]
-        return out
+    def collect(self) -> Iterator[Metric]:
+        latency = GaugeMetricFamily(
+            "mastermind_gateway_latency_seconds",
+            "Time between a gateway heartbeat and its acknowledgement, per shard of this "
+            "process (+Inf before the first heartbeat).", labels=["shard"])
+        for shard, seconds in sorted(self.gateway):
+            latency.add_metric([str(shard)], seconds)
+        guilds = GaugeMetricFamily(
+            "mastermind_guilds", "Servers each shard of this process serves.", labels=["shard"])
+        for shard, count in sorted(self.guilds.items()):
+            guilds.add_metric([str(shard)], count)
+        yield from (latency, guilds)
+        if self.running is not None:
+            running = GaugeMetricFamily(
+                "mastermind_games_running",
+                "Games running now in the database (every process), by kind: breaker, "
+                "challenge, match (a match's half) and daily (today's unfinished plays). Idle "
+                "games count until the next command in their channel ends them.",
+                labels=["kind"])
+            for kind, count in self.running.items():
+                running.add_metric([kind], count)
+            yield running
 
 
 class Metrics:
-    """One process's counts since it started."""
+    """One process's metrics since it started."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self.interactions = 0
-        self.errors: dict[str, int] = {}
-        self.replies = Histogram()
-        self._slots: dict[int, int] = {}  # whole second -> interactions received in it
+    def __init__(self) -> None:
+        self.registry = registry = CollectorRegistry()
+        self._interactions = Counter(
+            "mastermind_interactions", "Interactions received by this process, by kind "
+            "(command, button, modal, autocomplete) and name.", ["kind", "name"],
+            registry=registry)
+        self._replies = Histogram(
+            "mastermind_reply_seconds", "Time from an interaction's handler starting to it "
+            "finishing, its answer sent, by kind and name.", ["kind", "name"],
+            buckets=REPLY_BUCKETS, registry=registry)
+        self._errors = Counter(
+            "mastermind_interaction_errors", "Interactions that failed not by the player's "
+            "doing, by kind: bug, discord (Discord refused the answer), expired (answered too "
+            "late), storage (the database busy or out of reach: nothing stored).", ["kind"],
+            registry=registry)
+        self._mistakes = Counter(
+            "mastermind_player_mistakes", "Interactions refused as the player's mistake "
+            "(nothing stored), by the error they were told.", ["error"], registry=registry)
+        self._rest = Counter(
+            "mastermind_rest_requests", "REST requests to Discord that Discord's global limit "
+            "counts (not interaction answers), by kind: needed, or cosmetic (board trail).",
+            ["kind"], registry=registry)
+        self._rest_waits = Histogram(
+            "mastermind_rest_wait_seconds", "Time a REST request waited before it was sent, "
+            "by reason: budget (this process's share of the global limit), discord "
+            "(Discord's rate limits: buckets and 429 retries).", ["reason"],
+            buckets=WAIT_BUCKETS, registry=registry)
+        self._rest_429 = Counter(
+            "mastermind_rest_429", "429 answers from Discord, by scope (global, shared, user) "
+            "and route (interaction, rest).", ["scope", "route"], registry=registry)
+        self._cosmetic = Counter(
+            "mastermind_cosmetic_edits", "Board-trail edits by outcome: sent, merged (a newer "
+            "one for the same channel replaced it), stale (waited too long), failed.",
+            ["outcome"], registry=registry)
+        self._db_waits = Histogram(
+            "mastermind_db_lock_wait_seconds", "Time a write transaction waited before it "
+            "held what it writes (PostgreSQL: a connection and its locks; SQLite: the file).",
+            buckets=WAIT_BUCKETS, registry=registry)
+        self._solver = Histogram(
+            "mastermind_solver_seconds", "The challenge solver's thinking per call, by board "
+            "size (pegs x colours).", ["size"], buckets=SOLVER_BUCKETS, registry=registry)
+        self._at_scrape = _AtScrape()
+        registry.register(self._at_scrape)
+        ProcessCollector(registry=registry)
+        for kind in ERROR_KINDS:  # every kind shows, at 0 until it happens
+            self._errors.labels(kind)
+        self._names: dict[str, set[str]] = {}
 
-    def interaction_received(self) -> None:
-        self.interactions += 1
-        second = int(self.clock())
-        self._slots[second] = self._slots.get(second, 0) + 1
-        if len(self._slots) > RATE_WINDOW + 1:
-            for old in [s for s in self._slots if s < second - RATE_WINDOW]:
-                del self._slots[old]
+    # ---- interactions ------------------------------------------------------------------------
+    def _name(self, kind: str, name: str) -> str:
+        known = self._names.setdefault(kind, set())
+        if name in known:
+            return name
+        if len(known) >= MAX_NAMES:
+            return OTHER
+        known.add(name)
+        return name
 
-    def reply_took(self, seconds: float) -> None:
-        self.replies.observe(seconds)
+    def interaction_received(self, kind: str, name: str) -> None:
+        self._interactions.labels(kind, self._name(kind, name)).inc()
+
+    def reply_took(self, seconds: float, kind: str, name: str) -> None:
+        self._replies.labels(kind, self._name(kind, name)).observe(seconds)
 
     def error(self, kind: str) -> None:
-        """An interaction that failed not by the player's doing: ``bug``, ``discord`` (Discord
-        refused the answer) or ``expired`` (answered too late)."""
-        self.errors[kind] = self.errors.get(kind, 0) + 1
+        """An interaction that failed not by the player's doing (:data:`ERROR_KINDS`)."""
+        self._errors.labels(kind).inc()
 
-    def per_second(self) -> float:
-        """Interactions per second over the last full minute."""
-        now = int(self.clock())
-        recent = sum(n for s, n in self._slots.items() if now - RATE_WINDOW <= s < now)
-        return recent / RATE_WINDOW
+    def mistake(self, error: str) -> None:
+        """An interaction refused as the player's mistake (the domain error's name)."""
+        self._mistakes.labels(self._name("mistake", error)).inc()
 
-    def render(self, gateway: Iterable[tuple[int, float]],
+    # ---- Discord's REST budget ---------------------------------------------------------------
+    def rest_sent(self, kind: str) -> None:
+        self._rest.labels(kind).inc()
+
+    def rest_waited(self, reason: str, seconds: float) -> None:
+        self._rest_waits.labels(reason).observe(seconds)
+
+    def rate_limited(self, scope: str, route: str) -> None:
+        self._rest_429.labels(scope, route).inc()
+
+    def cosmetic(self, outcome: str) -> None:
+        self._cosmetic.labels(outcome).inc()
+
+    # ---- the database and the solver ---------------------------------------------------------
+    def db_waited(self, seconds: float) -> None:
+        self._db_waits.observe(seconds)
+
+    def solver_took(self, size: str, seconds: float) -> None:
+        self._solver.labels(self._name("size", size)).observe(seconds)
+
+    # ---- the page ----------------------------------------------------------------------------
+    def render(self, gateway: Iterable[tuple[int, float]], guilds: Mapping[int, int],
                running: Mapping[str, int] | None = None) -> str:
-        """The page: this process's counts, each of its shards' gateway latency and, read
-        from the database (so every process shows the same), the games running by kind
-        (left out when the database could not be read)."""
-        lines = [
-            *_head("mastermind_interactions_total", "counter",
-                   "Interactions received by this process."),
-            f"mastermind_interactions_total {self.interactions}",
-            *_head("mastermind_interactions_per_second", "gauge",
-                   f"Interactions received per second, averaged over the last "
-                   f"{RATE_WINDOW} s."),
-            f"mastermind_interactions_per_second {number(self.per_second())}",
-            *_head("mastermind_reply_seconds", "histogram",
-                   "Time from an interaction's handler starting to it finishing, its answer "
-                   "sent."),
-            *self.replies.lines("mastermind_reply_seconds"),
-            *_head("mastermind_interaction_errors_total", "counter",
-                   "Interactions that failed not by the player's doing, by kind."),
-            *(f'mastermind_interaction_errors_total{{kind="{kind}"}} {self.errors.get(kind, 0)}'
-              for kind in ("bug", "discord", "expired")),
-            *_head("mastermind_gateway_latency_seconds", "gauge",
-                   "Time between a gateway heartbeat and its acknowledgement, per shard."),
-            *(f'mastermind_gateway_latency_seconds{{shard="{shard}"}} {number(latency)}'
-              for shard, latency in sorted(gateway)),
-        ]
-        if running is not None:
-            lines += [
-                *_head("mastermind_games_running", "gauge",
-                       "Games running now in the database (every process), by kind: breaker, "
-                       "challenge, match (a match's half) and daily (today's unfinished "
-                       "plays). Idle games count until the next command in their channel "
-                       "ends them."),
-                *(f'mastermind_games_running{{kind="{kind}"}} {count}'
-                  for kind, count in running.items()),
-            ]
-        return "\n".join(lines) + "\n"
-
-
-def _head(name: str, kind: str, help_text: str) -> tuple[str, str]:
-    return f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"
+        """The page: this process's counts, each of its shards' gateway latency and servers
+        and, read from the database (so every process shows the same), the games running
+        by kind (left out when the database could not be read)."""
+        self._at_scrape.gateway = list(gateway)
+        self._at_scrape.guilds = dict(guilds)
+        self._at_scrape.running = running
+        return prometheus_client.generate_latest(self.registry).decode()

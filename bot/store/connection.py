@@ -179,11 +179,16 @@ async def run_statement(conn: asyncpg.Connection | PoolConnectionProxy, text: st
     return PgCursor([], _rowcount(await conn.execute(text, *args)))
 
 
-async def acquire(pool: asyncpg.Pool) -> PoolConnectionProxy:
-    """A connection from the pool; a server that refuses new ones (down, starting, the
-    database closed to connections) makes the database unreachable, not a bug."""
+async def acquire(pool: asyncpg.Pool, timeout: float | None = None) -> PoolConnectionProxy:
+    """A connection from the pool (TimeoutError after ``timeout`` seconds with none free); a
+    server that refuses new ones (down, starting, the database closed to connections) makes
+    the database unreachable, not a bug."""
     try:
-        return await pool.acquire()
+        return await pool.acquire(timeout=timeout)
+    except TimeoutError:
+        if timeout is None:
+            raise StorageUnavailable("unreachable") from None
+        raise  # every connection busy, or the server slow to accept: the caller decides
     except _ACQUIRE_ERRORS as exc:
         raise StorageUnavailable("unreachable") from exc
 

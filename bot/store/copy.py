@@ -17,6 +17,7 @@ from typing import Any
 import asyncpg
 
 from .connection import Connection, PgConnection
+from .transaction import PgTransaction
 
 #: Applied migrations are each database's own record, never copied.
 NOT_COPIED = "schema_migrations"
@@ -30,9 +31,11 @@ def _column_list(columns: Sequence[str]) -> str:
     return ", ".join(_quote(c) for c in columns)
 
 
-def _driver(conn: PgConnection) -> asyncpg.Connection:
-    """The asyncpg connection under a write transaction's :class:`PgConnection` (COPY and
-    server-side cursors have no place in the shared connection shape)."""
+async def _driver(conn: PgConnection) -> asyncpg.Connection:
+    """The asyncpg connection under a write transaction's :class:`PgConnection`, begun
+    (COPY and server-side cursors have no place in the shared connection shape)."""
+    if isinstance(conn, PgTransaction):
+        return await conn.started()  # type: ignore[return-value]
     return conn.driver  # type: ignore[return-value]
 
 
@@ -99,7 +102,7 @@ class CopyStore:
         without holding the whole table in memory. Inside a transaction on PostgreSQL."""
         sql = f"SELECT {_column_list(columns)} FROM {_quote(table)}"
         if isinstance(conn, PgConnection):
-            cursor = await _driver(conn).cursor(sql)
+            cursor = await (await _driver(conn)).cursor(sql)
             while records := await cursor.fetch(batch):
                 yield [tuple(record) for record in records]
             return
@@ -113,7 +116,7 @@ class CopyStore:
         if not rows:
             return
         if isinstance(conn, PgConnection):
-            await _driver(conn).copy_records_to_table(table, records=rows,
+            await (await _driver(conn)).copy_records_to_table(table, records=rows,
                                                       columns=list(columns))
             return
         marks = ", ".join("?" for _ in columns)

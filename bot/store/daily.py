@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from engine import Code, Feedback, code_from_digits, format_code
 
 from ..core.records import GuessRecord
+from . import locks
 from .connection import Connection
 from .games import StaleWrite
 
@@ -69,6 +70,7 @@ class DailyStore:
     # ---- one player's play ----------------------------------------------------------------
     async def play(self, conn: Connection, day: str, user_id: int
                    ) -> DailyPlay | None:
+        await locks.hold(conn, locks.daily(user_id))
         async with conn.execute(
             "SELECT day, user_id, guild_id, status, started_at, ended_at FROM daily_plays"
             " WHERE day = ? AND user_id = ?", (day, user_id),
@@ -91,6 +93,7 @@ class DailyStore:
         """Store the next guess (starting the play with the first one), and the end of the
         play when ``finish`` is 'won' or 'lost'. The (day, user, turn) key refuses a turn
         stored twice; :class:`StaleWrite` when the play ended meanwhile."""
+        await locks.hold(conn, locks.daily(user_id))
         if play is None:
             await conn.execute(
                 "INSERT INTO daily_plays (day, user_id, guild_id, status, started_at)"
@@ -109,7 +112,7 @@ class DailyStore:
         if cur.rowcount != 1:
             raise StaleWrite()
         if finish is not None:
-            for scope in {play.guild_id or 0, 0}:
+            for scope in sorted({play.guild_id or 0, 0}):  # rows locked in key order
                 await conn.execute(
                     "INSERT INTO daily_tally (day, scope, solved, guesses, plays)"
                     " VALUES (?, ?, ?, ?, 1) ON CONFLICT (day, scope, solved, guesses)"

@@ -1,8 +1,10 @@
 """The database, whichever it is: ``DATABASE_URL`` picks SQLite (a file, the default) or
 PostgreSQL (``postgresql://``). Both keep the same promises: numbered migrations applied once
-each in their own transaction, one write transaction at a time with the same waiting rules
-(:data:`QUICK`, :data:`PATIENCE`), a read connection that sees committed data only, and
-unique keys that refuse a second delivery of an interaction (:func:`once`).
+each in their own transaction, no read-check-write interleaved with another on the same
+game, match or daily play (SQLite: one write at a time; PostgreSQL: locks on what each
+write touches, bot/store/locks.py), the same waiting rules (:data:`QUICK`, :data:`PATIENCE`),
+a read connection that sees committed data only, and unique keys that refuse a second
+delivery of an interaction (:func:`once`).
 """
 
 from __future__ import annotations
@@ -91,6 +93,9 @@ class Database(ABC):
     kind: str
     #: Seconds a deferred write keeps trying (see :data:`PATIENCE`).
     patience: float = PATIENCE
+    #: Told how long each write transaction waited before it held what it writes (the
+    #: bot's metrics set it).
+    lock_waited: Callable[[float], None] = staticmethod(lambda seconds: None)
     #: Where applied migrations are recorded (created before the first one).
     _MIGRATIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_migrations ("
                          " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
@@ -115,8 +120,10 @@ class Database(ABC):
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
-        """One write transaction at a time (across processes too): committed at the end of
-        the block, rolled back on any error. A write that cannot start within
+        """A write transaction, committed at the end of the block, rolled back on any error:
+        one at a time on SQLite (across processes too); on PostgreSQL holding what the store
+        names before its first statement (else the whole database). A write that cannot
+        start within
         :data:`QUICK` seconds calls the ``on_write_wait`` hook once (the interaction is
         deferred in time), then keeps trying up to :attr:`patience` seconds before
         :class:`~bot.core.errors.StorageUnavailable` says nothing was stored."""

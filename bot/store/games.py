@@ -13,6 +13,7 @@ from engine import Code, Feedback, Rules, code_from_digits, format_code
 
 from ..core.enums import GameKind, GameStatus
 from ..core.records import GameRecord, GuessRecord
+from . import locks
 from .connection import Connection, Row
 from .replies import ReplyStore
 
@@ -91,6 +92,7 @@ class GameStore:
         self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
         """The channel's own running game (players' private games are theirs, not its)."""
+        await locks.hold(conn, locks.channel(channel_id))
         return await self._one(conn, "channel_id = ? AND status = 'active' AND private = 0",
                                (channel_id,))
 
@@ -104,11 +106,17 @@ class GameStore:
                                (user_id,))
 
     async def get(self, conn: Connection, game_id: int) -> GameRecord | None:
-        return await self._one(conn, "id = ?", (game_id,))
+        key = locks.game(game_id)
+        await locks.hold(conn, key)
+        game = await self._one(conn, "id = ?", (game_id,))
+        if game is not None:
+            locks.found(conn, key, game.channel_id)
+        return game
 
     async def latest_in_channel(
         self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
+        await locks.hold(conn, locks.channel(channel_id))
         return await self._one(conn, "channel_id = ? AND private = 0 ORDER BY id DESC LIMIT 1",
                                (channel_id,))
 
@@ -186,6 +194,7 @@ class GameStore:
         setter_id: int | None = None,
         private: bool = False,
     ) -> GameRecord:
+        await locks.hold(conn, locks.channel(channel_id))
         async with conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
             " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"
@@ -224,6 +233,7 @@ class GameStore:
     ) -> GameRecord:
         """Append the next turn; the (game, turn) primary key refuses a duplicate turn, and
         the interaction's unique key a second delivery of the same guess."""
+        await locks.hold(conn, locks.of_game(game))
         record = GuessRecord(len(game.guesses) + 1, player_id, code, feedback, now)
         await conn.execute(
             "INSERT INTO guesses (game_id, turn, player_id, code, black, white, created_at,"
@@ -249,6 +259,7 @@ class GameStore:
 
         Raises :class:`StaleWrite` unless the game is still as ``game`` was read: running,
         and on the turn that ``game.turn_opened_by`` opened."""
+        await locks.hold(conn, locks.of_game(game))
         board = board_message_id or game.board_message_id
         cur = await conn.execute(
             "UPDATE games SET pending_guess = ?, codes_left = ?, turn_opened_by = ?,"
@@ -274,6 +285,7 @@ class GameStore:
         secret: Code | None = None,
         action_id: int | None = None,
     ) -> GameRecord:
+        await locks.hold(conn, locks.of_game(game))
         await conn.execute(
             "UPDATE games SET status = ?, winner_id = ?, ended_at = ?, updated_at = ?,"
             " secret = COALESCE(?, secret), pending_guess = NULL, ended_by_interaction = ?"
@@ -287,6 +299,7 @@ class GameStore:
     async def set_board_message(
         self, conn: Connection, game_id: int, message_id: int
     ) -> None:
+        await locks.alone(conn)
         await conn.execute(
             "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
         )
@@ -296,20 +309,22 @@ class GameStore:
     ) -> tuple[int, int] | None:
         """Make ``message_id`` (showing ``turn`` moves) the game's live board, unless a board
         showing more moves already is. Returns the board message to collapse and how many
-        moves it shows: the previous one, or ``message_id`` itself when it came too late."""
+        moves it shows: the previous one, or ``message_id`` itself when it came too late.
+
+        One statement, whole by itself: the row's previous board is kept as it is replaced
+        (SET reads the row it writes, the newest one once any other swap committed)."""
+        await locks.alone(conn)
         async with conn.execute(
-            "SELECT board_message_id, board_turn FROM games WHERE id = ?", (game_id,)
+            "UPDATE games SET board_replaced_id = board_message_id,"
+            " board_replaced_turn = board_turn, board_message_id = ?, board_turn = ?"
+            " WHERE id = ? AND (board_turn IS NULL OR board_turn <= ?)"
+            " RETURNING board_replaced_id, board_replaced_turn",
+            (message_id, turn, game_id, turn),
         ) as cur:
             row = await cur.fetchone()
-        if row is None:
-            return None
-        previous, shown = row["board_message_id"], row["board_turn"]
-        if previous is not None and shown is not None and shown > turn:
+        if row is None:  # a board showing more moves is live already
             return message_id, turn
-        await conn.execute(
-            "UPDATE games SET board_message_id = ?, board_turn = ? WHERE id = ?",
-            (message_id, turn, game_id),
-        )
+        previous, shown = row[0], row[1]
         if previous is None or previous == message_id:
             return None
         return previous, shown if shown is not None else turn

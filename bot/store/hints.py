@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core.records import FORGOTTEN, GameRecord
+from . import locks
 from .connection import Connection
 from .games import StaleWrite
 
@@ -14,6 +15,7 @@ class HintStore:
 
         Raises :class:`StaleWrite` unless the game still runs with the guesses and hints it
         was read with (the hint was worked out from that board)."""
+        await locks.hold(conn, locks.of_game(game))
         cur = await conn.execute(
             "UPDATE games SET hints = ?, updated_at = ? WHERE id = ? AND status = 'active'"
             " AND hints = ? AND (SELECT COUNT(*) FROM guesses WHERE game_id = ?) = ?",

@@ -10,6 +10,7 @@ from engine import Rules
 
 from ..core.matches import MatchRecord, MatchStatus
 from ..core.records import GameRecord
+from . import locks
 from .connection import Connection, Row
 from .games import GameStore, StaleWrite
 
@@ -46,16 +47,23 @@ class MatchStore:
         return _match(row) if row else None
 
     async def get(self, conn: Connection, match_id: int) -> MatchRecord | None:
-        return await self._one(conn, "id = ?", (match_id,))
+        key = locks.match(match_id)
+        await locks.hold(conn, key)
+        match = await self._one(conn, "id = ?", (match_id,))
+        if match is not None:
+            locks.found(conn, key, match.channel_id)
+        return match
 
     async def running_in_channel(self, conn: Connection, channel_id: int
                                  ) -> MatchRecord | None:
+        await locks.hold(conn, locks.channel(channel_id))
         return await self._one(conn, "channel_id = ? AND status IN ('invited', 'active')",
                                (channel_id,))
 
     async def half_game(self, conn: Connection, match_id: int, half: int
                         ) -> GameRecord | None:
         """The game of a half-round: the one being played, else the last one played."""
+        await locks.hold(conn, locks.match(match_id))
         async with conn.execute(
             "SELECT id FROM games WHERE match_id = ? AND match_half = ?"
             " ORDER BY status = 'active' DESC, id DESC LIMIT 1", (match_id, half),
@@ -86,6 +94,7 @@ class MatchStore:
         rules: Rules, strategy: str | None, rounds: int, player_a: int, player_b: int | None,
         status: MatchStatus, now: float, action_id: int | None,
     ) -> MatchRecord:
+        await locks.hold(conn, locks.channel(channel_id))
         async with conn.execute(
             "INSERT INTO matches (guild_id, channel_id, pegs, colors, max_guesses, repeats,"
             " strategy, rounds, player_a, player_b, status, created_at, updated_at,"
@@ -103,6 +112,7 @@ class MatchStore:
     async def _update(self, conn: Connection, match: MatchRecord, sets: str,
                       args: tuple) -> None:
         """Apply ``sets`` only if the match is still as it was read (else StaleWrite)."""
+        await locks.hold(conn, locks.of_match(match))
         cur = await conn.execute(
             f"UPDATE matches SET {sets} WHERE id = ? AND status = ? AND half = ?",
             (*args, match.id, match.status.value, match.half),
@@ -142,5 +152,6 @@ class MatchStore:
 
     async def set_board_message(self, conn: Connection, match_id: int,
                                 message_id: int) -> None:
+        await locks.alone(conn)
         await conn.execute("UPDATE matches SET board_message_id = ? WHERE id = ?",
                            (message_id, match_id))

@@ -1,51 +1,48 @@
 """PostgreSQL through asyncpg, for bots that run several processes on one database.
 
-Reads take any connection of a small pool. Writes keep SQLite's promise, one write
-transaction at a time, across every process: each write transaction first takes one
-transaction-scoped advisory lock, so a read-check-write (the next turn, a board swap, a
-running total) is never interleaved with another process's. The unique keys that refuse a
-second game in a channel or a second delivery of an interaction hold in the database too.
+Reads take a connection of a pool of their own, so they never wait behind writes. Writes
+take the write pool's connections, as many at once as it has: each write transaction holds
+what it touches (its channel, or the player's daily play; bot/store/locks.py), so a
+read-check-write (the next turn, a board swap, ending a game) is never interleaved with
+another one on the same thing, in any process, while writes elsewhere go on. What spans
+channels holds by constraints: the unique keys that refuse a second game in a channel or a
+second delivery of an interaction, and upserts for running totals.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
 from ..core.config import describe_database
 from ..core.errors import StorageUnavailable
-from .connection import CONNECTION_ERRORS, PgConnection, acquire, numeric
-from .db import (
-    PG_MIGRATIONS_DIR,
-    QUICK,
-    Database,
-    DatabaseUnusable,
-    committed,
-    waiting,
-)
+from .connection import CONNECTION_ERRORS, PgConnection, numeric
+from .db import PATIENCE, PG_MIGRATIONS_DIR, Database, DatabaseUnusable, committed
+from .transaction import LOCK_FAILURES, WRITE_LOCK, PgTransaction
 
-#: The advisory lock every write transaction holds until it commits ("mmbot").
-WRITE_LOCK = 0x6D6D626F74
-#: What a failed connect raises: out of reach, or refused by the server.
-_OPEN_ERRORS: tuple[type[Exception], ...] = (*CONNECTION_ERRORS, asyncpg.PostgresError)
+__all__ = ["WRITE_LOCK", "PostgresDatabase"]
+
+#: What a failed connect raises: out of reach, or refused by the server; or a malformed URL.
+_OPEN_ERRORS: tuple[type[Exception], ...] = (*CONNECTION_ERRORS, asyncpg.PostgresError,
+                                             ValueError)
 #: A process that hangs, or a machine that vanishes, inside a write transaction would hold
-#: the writers' lock: the server ends such a session after a minute idle in its
+#: its locks: the server ends such a session after a minute idle in its
 #: transaction, and probes a silent client's socket after 30 s. A commit does not wait for
 #: the disk, as SQLite's ``synchronous = NORMAL`` does not: a crash of the bot loses
 #: nothing, one of the database's machine at most the last fraction of a second, never
-#: consistency (the commit wait held the writers' lock 1.5 ms of every 6).
-SESSION_SETTINGS = {"synchronous_commit": "off",
+#: consistency (the commit wait held the locks 1.5 ms of every 6 a write took). A statement
+#: run alone (a board swap) waits for a row at most the patience.
+SESSION_SETTINGS = {"synchronous_commit": "off", "lock_timeout": str(int(PATIENCE * 1000)),
                     "idle_in_transaction_session_timeout": "60000",
                     "tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10",
                     "tcp_keepalives_count": "3"}
-#: Connections per process: one writer at a time, the rest for reads.
-POOL_SIZE = 6
+#: Connections per process for reads, and for write transactions (that many at once).
+READ_POOL_SIZE = 4
+WRITE_POOL_SIZE = 8
 
 
 async def prepare(connection: asyncpg.Connection) -> None:
@@ -69,37 +66,39 @@ class PostgresDatabase(Database):
 
     kind = "postgresql"
     migrations = PG_MIGRATIONS_DIR
-    #: ``BEGIN`` and the writers' lock in one round trip (``{wait}``: the lock_timeout, ms).
-    begin_sql = ("BEGIN; SET LOCAL lock_timeout = {wait};"
-                 f" SELECT pg_advisory_xact_lock({WRITE_LOCK})")
     _MIGRATIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_migrations ("
                          " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                          " applied_at DOUBLE PRECISION NOT NULL)")
 
-    def __init__(self, pool: asyncpg.Pool, url: str):
+    def __init__(self, pool: asyncpg.Pool, writes: asyncpg.Pool, url: str):
         self.pool = pool
+        self.writes = writes
         self.url = url
         self._reads = PgConnection(pool)
-        self._write_lock = asyncio.Lock()
 
     @classmethod
     async def open_at(cls, url: str, migrations: Path | None = None) -> PostgresDatabase:
         """Connect and bring the schema up to date (waiting, like any write, for another
         process migrating the same database)."""
         name = describe_database(url)
+        pools: list[asyncpg.Pool] = []
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE,
-                                             init=prepare, timeout=10,
-                                             server_settings=SESSION_SETTINGS)
+            for size in (READ_POOL_SIZE, WRITE_POOL_SIZE):
+                pools.append(await asyncpg.create_pool(
+                    url, min_size=1, max_size=size, init=prepare, timeout=10,
+                    server_settings=SESSION_SETTINGS))
         except _OPEN_ERRORS as exc:
+            for pool in pools:
+                await pool.close()
+            if isinstance(exc, ValueError):  # asyncpg's answer to a malformed URL
+                raise DatabaseUnusable(
+                    f"the database URL {name} is malformed ({exc})") from exc
             raise DatabaseUnusable(f"the database {name} {_why_unusable(exc)}") from exc
-        except ValueError as exc:  # asyncpg's answer to a malformed URL
-            raise DatabaseUnusable(f"the database URL {name} is malformed ({exc})") from exc
-        db = cls(pool, url)
+        db = cls(pools[0], pools[1], url)
         try:
             await db.migrate(migrations)
         except BaseException as exc:
-            await pool.close()
+            await db.close()
             if isinstance(exc, StorageUnavailable):
                 raise DatabaseUnusable(
                     f"the database {name} {_why_unusable(exc.__cause__ or exc)}") from exc
@@ -110,65 +109,29 @@ class PostgresDatabase(Database):
         return self._reads
 
     async def close(self) -> None:
+        await self.writes.close()
         await self.pool.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PgConnection]:
+    async def transaction(self) -> AsyncIterator[PgTransaction]:
+        """A write transaction (:class:`~bot.store.transaction.PgTransaction`): it begins at
+        its first statement, holding what the store names (or else the whole database)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.patience
-        waited = await self._take_turn(deadline)
+        tx = PgTransaction(self.writes, loop.time() + self.patience, self.lock_waited)
         try:
-            async with self._connection(deadline, waited) as conn:
-                try:
-                    yield PgConnection(conn)
-                except BaseException:
-                    with contextlib.suppress(*CONNECTION_ERRORS, asyncpg.PostgresError):
-                        await conn.execute("ROLLBACK")
-                    raise
-                await conn.execute("COMMIT")
-            committed.set(True)
+            try:
+                yield tx
+            except BaseException:
+                await tx.rollback()
+                raise
+            wrote = await tx.commit()
         except CONNECTION_ERRORS as exc:
             # Lost before COMMIT was acknowledged: PostgreSQL rolls back a transaction whose
             # connection dropped, unless the COMMIT itself was already applied (rare).
             raise StorageUnavailable("unreachable") from exc
+        except LOCK_FAILURES as exc:  # rolled back: nothing was stored
+            raise StorageUnavailable("busy") from exc
         finally:
-            self._write_lock.release()
-
-    @asynccontextmanager
-    async def _connection(self, deadline: float, waited: bool
-                          ) -> AsyncIterator[PoolConnectionProxy]:
-        """A pooled connection in a transaction holding the write lock. A connection the
-        server dropped since it was last used (a restart, a failover) fails on ``BEGIN``,
-        before anything was written: then the pool replaces all of its connections and
-        the transaction starts once more."""
-        for attempt in range(2):
-            conn = await acquire(self.pool)
-            try:
-                try:
-                    await self._begin(conn, deadline, waited)
-                except CONNECTION_ERRORS:
-                    if attempt:
-                        raise
-                    await self.pool.expire_connections()
-                    continue
-                yield conn
-                return
-            finally:
-                await self.pool.release(conn)
-
-    async def _begin(self, conn: PoolConnectionProxy, deadline: float, waited: bool) -> None:
-        """``BEGIN`` and take the write lock, in one round trip; the first wait is
-        :data:`QUICK` (then the hook runs), the whole wait at most :attr:`patience`."""
-        loop = asyncio.get_running_loop()
-        wait = QUICK
-        while True:
-            try:
-                await conn.execute(self.begin_sql.format(wait=max(1, int(wait * 1000))))
-                return
-            except asyncpg.LockNotAvailableError:
-                await conn.execute("ROLLBACK")
-            wait = deadline - loop.time()
-            if wait <= 0:
-                raise StorageUnavailable("busy")
-            waited = await waiting(waited)
-
+            await tx.release()
+        if wrote:
+            committed.set(True)

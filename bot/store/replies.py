@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine import Code, Feedback, code_from_digits, format_code
 
 from ..core.records import ReplyRecord
+from . import locks
 from .connection import Connection, Row
 
 _COLUMNS = "id, turn, guess, black, white, player_id, created_at"
@@ -55,6 +56,7 @@ class ReplyStore:
     ) -> ReplyRecord:
         """Raises one of ``INTEGRITY_ERRORS`` when that turn already has a standing reply,
         or the interaction was already stored."""
+        await locks.hold(conn, locks.game(game_id))
         async with conn.execute(
             "INSERT INTO challenge_replies (game_id, turn, guess, black, white, player_id,"
             " created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -68,6 +70,7 @@ class ReplyStore:
     async def take_back(self, conn: Connection, reply: ReplyRecord, now: float,
                         action_id: int | None = None) -> bool:
         """Mark a standing reply taken back; False when it already was (a repeated click)."""
+        await locks.hold(conn, locks.reply(reply.id))
         cur = await conn.execute(
             "UPDATE challenge_replies SET taken_back_at = ?, taken_back_by = ?"
             " WHERE id = ? AND taken_back_at IS NULL",

@@ -150,12 +150,14 @@ class SqliteDatabase(Database):
         interaction is deferred in time, then keeps trying up to :data:`PATIENCE` seconds
         before :class:`~bot.core.errors.StorageUnavailable` says nothing was stored."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.patience
+        began = loop.time()
+        deadline = began + self.patience
         waited = await self._take_turn(deadline)
         try:
             while True:
                 try:
                     await self.connection.execute("BEGIN IMMEDIATE")
+                    self.lock_waited(loop.time() - began)
                     break
                 except sqlite3.OperationalError as exc:
                     if not _is_locked(exc):

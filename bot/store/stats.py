@@ -39,6 +39,10 @@ ON CONFLICT (mode, size, scope, period, user_id) DO UPDATE SET
 """
 
 
+def _standing_key(row: dict) -> tuple:
+    return row["mode"], row["size"], row["scope"], row["period"], row["user"]
+
+
 @dataclass(frozen=True)
 class StandingRow:
     user_id: int
@@ -141,7 +145,8 @@ class StatsStore:
         if hinted:
             await conn.executemany(
                 "UPDATE results SET hinted = 1 WHERE game_id = ? AND user_id = ?", hinted)
-        if standings:
+        if standings:  # in key order: two games ending at once never wait for each other
+            standings.sort(key=_standing_key)
             await conn.executemany(_UPSERT, standings)
 
     async def rebuild(self, conn: Connection, *, batch: int = 2000) -> None:

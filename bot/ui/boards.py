@@ -1,9 +1,11 @@
 """One live board per game: the board a move replaced shrinks to one line.
 
 The shrinking is cosmetic, so it never holds up or fails the move's own answer: it runs
-as a task of its own, outside the interaction's context (it is no part of that answer).
-Where the bot is not in the channel (see :mod:`bot.ui.places`) it can't edit an older
-message, so the boards there stay as they were.
+as a task of its own, outside the interaction's context (it is no part of that answer), and
+it is the first thing to give way under load: it goes through the process's REST budget
+(bot/ui/rest_budget.py), which runs it when a request to Discord is spare, and keeps only
+the newest one waiting per channel. Where the bot is not in the channel (see
+:mod:`bot.ui.places`) it can't edit an older message, so the boards there stay as they were.
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ import aiohttp
 import discord
 
 from .places import bot_in_channel
+from .rest_budget import TASK_NAME, RestBudget
 
 log = logging.getLogger(__name__)
 
-#: Name of the tasks that shrink boards: shutdown waits for them like for interactions.
-TASK_NAME = "mastermind-board-collapse"
+__all__ = ["TASK_NAME", "collapse", "collapse_soon"]
 
-_running: set[asyncio.Task[None]] = set()  # strong references until each task ends
+_running: set[asyncio.Task[bool]] = set()  # strong references until each task ends
 
 
 def line_layout(line: str) -> discord.ui.LayoutView:
@@ -36,15 +38,16 @@ def line_layout(line: str) -> discord.ui.LayoutView:
 async def collapse(interaction: discord.Interaction, message_id: int | None, line: str = "",
                    *, embed: discord.Embed | None = None,
                    view: discord.ui.View | discord.ui.LayoutView | None = None,
-                   v2: bool = False) -> None:
+                   v2: bool = False) -> bool:
     """Edit an older board of this channel down to ``line`` (or to ``embed``, a finished
     board), without its buttons unless ``view`` (best effort: a board someone deleted, or
     that Discord refuses to edit, stays as is). ``v2``: the board is a Components V2
-    message (a challenge's), so it becomes ``view`` if that is a layout, else ``line``."""
+    message (a challenge's), so it becomes ``view`` if that is a layout, else ``line``.
+    Returns whether Discord took the edit."""
     channel = interaction.channel
     partial = getattr(channel, "get_partial_message", None)
     if not message_id or partial is None:
-        return
+        return False
     try:
         if v2 or isinstance(view, discord.ui.LayoutView):
             layout = view if isinstance(view, discord.ui.LayoutView) else line_layout(line)
@@ -54,14 +57,23 @@ async def collapse(interaction: discord.Interaction, message_id: int | None, lin
                                            embeds=[embed] if embed else [], view=view)
     except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as exc:
         log.info("board %s left as it was: %s", message_id, exc)
+        return False
+    return True
 
 
 def collapse_soon(interaction: discord.Interaction, message_id: int | None, line: str = "",
                   *, embed: discord.Embed | None = None,
                   view: discord.ui.View | discord.ui.LayoutView | None = None,
                   v2: bool = False) -> None:
-    """:func:`collapse` in its own task, after the answer that replaced the board."""
+    """:func:`collapse`, after the answer that replaced the board, when the REST budget
+    has room (a newer collapse in the same channel replaces this one while it waits)."""
     if not message_id or not bot_in_channel(interaction):
+        return
+
+    budget = getattr(interaction.client, "rest_budget", None)
+    if isinstance(budget, RestBudget) and interaction.channel_id is not None:
+        budget.cosmetic(message_id, lambda: collapse(
+            interaction, message_id, line, embed=embed, view=view, v2=v2))
         return
     task = asyncio.get_running_loop().create_task(
         collapse(interaction, message_id, line, embed=embed, view=view, v2=v2),

@@ -78,13 +78,36 @@ def _metrics(interaction: discord.Interaction) -> Any:
     return getattr(interaction.client, "metrics", None)
 
 
+#: Kinds of interaction, as the metrics label them.
+_KINDS = {discord.InteractionType.application_command: "command",
+          discord.InteractionType.component: "button",
+          discord.InteractionType.modal_submit: "modal",
+          discord.InteractionType.autocomplete: "autocomplete"}
+#: A custom_id's name: its leading words (``mmc:r`` of ``mmc:r:12:3:1:0``).
+_CUSTOM_NAME = re.compile(r"[a-z]+(?::[a-z]+)*")
+
+
+def action_labels(interaction: discord.Interaction) -> tuple[str, str]:
+    """(kind, name) of an interaction for the metrics: a command's full name, or the
+    leading words of a button's or form's custom_id (the metrics bound how many)."""
+    kind = _KINDS.get(interaction.type, "other")
+    data: Any = interaction.data or {}
+    if kind in ("command", "autocomplete"):
+        command = interaction.command
+        return kind, command.qualified_name if command else str(data.get("name", "?"))
+    found = _CUSTOM_NAME.match(str(data.get("custom_id", "")))
+    return kind, found.group(0) if found else "?"
+
+
 def _time_reply(interaction: discord.Interaction) -> None:
     """Measure this interaction's handler, from now until its task (answer sent) is done."""
     metrics, task = _metrics(interaction), asyncio.current_task()
     if metrics is None or task is None:
         return
     started = time.perf_counter()
-    task.add_done_callback(lambda _: metrics.reply_took(time.perf_counter() - started))
+    labels = action_labels(interaction)
+    task.add_done_callback(
+        lambda _: metrics.reply_took(time.perf_counter() - started, *labels))
 
 
 def _count_error(interaction: discord.Interaction, kind: str) -> None:
@@ -184,8 +207,11 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         log.warning("interaction %s used a command that changed since it was synced: %s",
                     interaction.id, error)
     if isinstance(original, StorageUnavailable):
+        _count_error(interaction, "storage")
         log.warning("interaction %s: nothing stored, the database is unavailable (%s)",
                     interaction.id, original.reason)
+    elif isinstance(original, UserError) and (metrics := _metrics(interaction)) is not None:
+        metrics.mistake(type(original).__name__)
     described = describe_error(error)
     if described is None:
         described = _describe_failure(interaction, original)

@@ -392,7 +392,8 @@ class FakeDiscord:
         self._install_loop_hooks()
 
         def session_factory(*args: Any, **kwargs: Any) -> FakeClientSession:
-            return FakeClientSession(self.state, connector=kwargs.get("connector"))
+            return FakeClientSession(self.state, connector=kwargs.get("connector"),
+                                     trace_configs=kwargs.get("trace_configs"))
 
         with mock.patch.object(aiohttp, "ClientSession", session_factory):
             await bot.login(token or self.state.token)

@@ -259,13 +259,19 @@ class FakeDiscordServer:
             dict(request.headers),
         )
         resp = self.state.handle(api)
+        headers = {}
+        if resp.status == 429:  # as Discord sends them (discord.py retries only these)
+            body = resp.body or {}
+            headers = {"Via": "1.1 google", "Retry-After": str(body.get("retry_after", 1))}
+            if body.get("global"):
+                headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
         if resp.body is None:
-            return web.Response(status=resp.status)
+            return web.Response(status=resp.status, headers=headers)
         # exactly "application/json": discord.py compares the header verbatim (no charset)
         return web.Response(
             status=resp.status,
             body=json.dumps(resp.body).encode(),
-            headers={"Content-Type": "application/json"},
+            headers={"Content-Type": "application/json", **headers},
         )
 
     def _on_request(self, recorded: RecordedRequest) -> None:

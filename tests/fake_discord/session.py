@@ -4,7 +4,9 @@ discord.py uses exactly these pieces of the session (http.py, webhook/async_.py)
 ``session.request(method, url, **kw)`` as an async context manager, ``response.status``,
 ``response.reason``, ``response.headers`` (``content-type`` must be exactly
 ``application/json`` for JSON to be parsed), ``await response.text(encoding=...)``, and
-``session.closed`` / ``await session.close()``. Nothing touches the network.
+``session.closed`` / ``await session.close()``. Nothing touches the network. As aiohttp
+does, it sends the ``trace_configs`` it was given each request's start and end (a client's
+``http_trace``).
 """
 
 from __future__ import annotations
@@ -93,6 +95,9 @@ class FakeResponse:
         if api.status == 429:
             headers["Via"] = "1.1 google"  # discord.py retries only 429s that came via Discord
             headers["Retry-After"] = str((api.body or {}).get("retry_after", 1))
+            if (api.body or {}).get("global"):
+                headers["X-RateLimit-Global"] = "true"
+                headers["X-RateLimit-Scope"] = "global"
         self.headers = CIMultiDictProxy(headers)
         self._body = api.body
 
@@ -148,10 +153,14 @@ class FakeClientSession:
     """Replaces ``aiohttp.ClientSession`` for one bot; every request goes to ``state``."""
 
     def __init__(
-        self, state: DiscordState, *, connector: aiohttp.BaseConnector | None = None, **_: Any
+        self, state: DiscordState, *, connector: aiohttp.BaseConnector | None = None,
+        trace_configs: list[aiohttp.TraceConfig] | None = None, **_: Any
     ) -> None:
         self._state = state
         self._connector = connector
+        self._traces = list(trace_configs or ())
+        for trace in self._traces:
+            trace.freeze()
         self.closed = False
 
     def request(self, method: str, url: str | yarl.URL, **kwargs: Any) -> _RequestContext:
@@ -185,10 +194,18 @@ class FakeClientSession:
             files,
             dict(kwargs.get("headers") or {}),
         )
+        headers: CIMultiDict[str] = CIMultiDict(kwargs.get("headers") or {})
+        traced = [(trace, trace.trace_config_ctx()) for trace in self._traces]
+        for trace, context in traced:
+            await trace.on_request_start.send(
+                self, context, aiohttp.TraceRequestStartParams(method, parsed, headers))
         delay = self._state.delay_for(req)
         if delay:
             await asyncio.sleep(delay)
         response = FakeResponse(method, parsed, self._state.handle(req))
+        for trace, context in traced:
+            await trace.on_request_end.send(self, context, aiohttp.TraceRequestEndParams(
+                method, parsed, headers, response))  # type: ignore[arg-type]
         if self._state.dropped_after(req):
             raise aiohttp.ServerDisconnectedError()  # what aiohttp raises for a dropped link
         return response

@@ -51,6 +51,7 @@ from .models import (
     number_components,
     perm_value,
 )
+from .ratelimit import GlobalLimit
 
 RESPONSE_DEADLINE = 3.0  # seconds to send the initial interaction response
 TOKEN_LIFETIME = 15 * 60.0  # interaction tokens (webhook followups/edits)
@@ -293,6 +294,9 @@ class DiscordState:
         self.requests: list[RecordedRequest] = []
         self.violations: list[Violation] = []
         self.faults: list[Fault] = []
+        #: Discord's global limit (50 a second, interaction endpoints exempt), and the
+        #: record of every request it counts.
+        self.global_limit = GlobalLimit()
         self.gateway_url: str = "wss://gateway.invalid/"
         #: What ``GET /gateway/bot`` recommends (discord.py's AutoShardedClient starts this many
         #: shards when it is not told a count).
@@ -884,7 +888,9 @@ class DiscordState:
     def handle(self, req: ApiRequest) -> ApiResponse:
         rec = self._attributed_interaction(req)
         try:
-            resp = self._injected(req) or self._dispatch(req)
+            over = self.global_limit.admit(req.path)
+            resp = (ApiResponse(429, over) if over else None) or self._injected(req) or (
+                self._dispatch(req))
         except _Reject as rej:
             body = rej.body or {"code": rej.code, "message": rej.message}
             resp = ApiResponse(rej.status, body)
