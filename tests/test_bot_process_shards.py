@@ -180,8 +180,14 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
                                         what="both processes to answer")
                 assert query(db, "SELECT COUNT(*) FROM guesses WHERE interaction_id = ?",
                              rec.id) == [(1,)]
-                assert {v.code for v in state.violations} == {40060}, state.violations
-                assert len(state.violations) == 1, "Discord took one answer, refused the other"
+                # Two processes starting at once may both upload a missing peg: Discord refuses
+                # the second by its name, and that process reads the app's emoji again.
+                raced = [v for v in state.violations if v.path.endswith("/emojis")]
+                assert all(v.code == 50035 and v.method == "POST" for v in raced), raced
+                assert {v.code for v in state.violations if v not in raced} == {40060}, (
+                    state.violations)
+                assert len(state.violations) - len(raced) == 1, (
+                    "Discord took one answer, refused the other")
                 expected[target.id].append((3, wrong[2], *score(secrets[target.id], wrong[2]),
                                             bob.id))
                 res = await server.slash("mastermind board", user=alice, guild=target)

@@ -98,10 +98,12 @@ class GameStore:
 
     async def active_private(self, conn: Connection, user_id: int) -> GameRecord | None:
         """A player's running private game (one at most)."""
+        await locks.hold(conn, locks.private(user_id))
         return await self._one(conn, "started_by = ? AND status = 'active' AND private = 1",
                                (user_id,))
 
     async def latest_private(self, conn: Connection, user_id: int) -> GameRecord | None:
+        await locks.hold(conn, locks.private(user_id))
         return await self._one(conn, "started_by = ? AND private = 1 ORDER BY id DESC LIMIT 1",
                                (user_id,))
 

@@ -84,6 +84,11 @@ def reply(reply_id: int) -> Key:
                    f" ON g.id = r.game_id WHERE r.id = {int(reply_id)}"))
 
 
+def private(user_id: int) -> Key:
+    """A player's private games (one running at a time, whichever channel it started in)."""
+    return Key(f"private:{int(user_id)}", _hashed("private", str(int(user_id))))
+
+
 def daily(user_id: int) -> Key:
     """A player's daily plays (one play per day, across servers)."""
     return Key(f"daily:{int(user_id)}", _hashed("daily", str(int(user_id))))

@@ -137,6 +137,16 @@ class RestBudget:
         self._pending[message_id] = (self.clock(), job)
         self._wake()
 
+    async def settled(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` seconds) until no edit waits or runs; whether it did.
+        For tests and benches that look at the trail right after a move."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self._pending or self._running:
+            if asyncio.get_running_loop().time() >= deadline:
+                return False
+            await asyncio.sleep(0.001)
+        return True
+
     async def close(self, grace: float) -> None:
         """At shutdown: drop the edits still waiting; give running ones ``grace`` seconds."""
         for _ in self._pending:

@@ -643,6 +643,9 @@ class FakeDiscord:
                     f"{[e.message for e in rec.errors]}"
                 )
         await self._settle(rec)
+        budget = getattr(bot, "rest_budget", None)  # a bot that paces its other requests
+        if budget is not None and self.settle > 0:
+            await budget.settled(timeout=1.0)  # what the move set off, e.g. a board edit
         self._collect_task_errors(tasks, rec)
         return InteractionResult(self.state, rec)
 
