@@ -135,6 +135,16 @@ async def start(server: FakeDiscordServer, db: str, shard_ids: str | None, cwd: 
     return BotProcess(proc)
 
 
+def busiest(times: list[float]) -> int:
+    """The most of these (sorted) times in any one-second window."""
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while times[first] <= at - 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
 def profile_report(paths: list[Path]) -> str:
     """Where the bots' write transactions spent their time (bench/timed_bot.py's files)."""
     phases: dict[str, list[float]] = {}
@@ -142,6 +152,10 @@ def profile_report(paths: list[Path]) -> str:
         for name, values in json.loads(path.read_text()).items():
             phases.setdefault(name, []).extend(values)
     lines = []
+    sent = sorted(phases.pop("rest: sent at", []))
+    if sent:
+        lines.append(f"        REST as the bots sent it: busiest second {busiest(sent)} "
+                     f"({len(sent)} in all, the whole run)")
     for name, values in sorted(phases.items()):
         if not values:
             continue

@@ -139,6 +139,32 @@ async def _old_swap(self: GameStore, conn: Any, game_id: int, message_id: int, t
     return previous, shown if shown is not None else turn
 
 
+#: When each REST request the global limit counts left this process (time.monotonic: one
+#: clock for every process on the machine, the fake Discord's too).
+SENT = "rest: sent at"
+
+
+def _time_sends() -> None:
+    """Record when the bot sends what Discord's global limit counts (before bot.app is
+    imported, so the bot's trace is this one)."""
+    from bot.ui import rest_budget
+
+    make = rest_budget.trace
+
+    def trace(counts: Any) -> Any:
+        config = make(counts)
+
+        async def sent(session: Any, context: Any, params: Any) -> None:
+            path = params.url.path
+            if "/interactions/" not in path and "/webhooks/" not in path:
+                phases[SENT].append(time.monotonic())
+
+        config.on_request_start.append(sent)
+        return config
+
+    rest_budget.trace = trace  # type: ignore[assignment]
+
+
 def _dump() -> None:
     target = os.environ.get("BENCH_PROFILE")
     if target:
@@ -152,6 +178,7 @@ def main() -> int:
     variant = {v.strip() for v in os.environ.get("BENCH_VARIANT", "").split(",") if v.strip()}
     if variant:
         _variant(variant)
+    _time_sends()
     atexit.register(_dump)
     from bot.__main__ import main as bot_main
 
