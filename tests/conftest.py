@@ -20,6 +20,7 @@ from discord import app_commands
 
 from bot.app import MastermindBot
 from bot.core.errors import UserError
+from bot.store.transaction import PgTransaction
 
 pytest_plugins = ["fake_discord.pytest_plugin"]
 
@@ -46,6 +47,17 @@ def fake_discord_options():
                           app_commands.CommandSignatureMismatch, UserError),
         "error_loggers": ("discord", "bot"),
     }
+
+
+@pytest.fixture(autouse=True)
+def locks_in_order(monkeypatch):
+    """A write taking its PostgreSQL locks in an order that could make two transactions
+    wait for each other (bot/store/locks.py) fails the test, wherever it is caught."""
+
+    def fail(problem: str) -> None:
+        raise AssertionError(f"write locks out of order: {problem}")
+
+    monkeypatch.setattr(PgTransaction, "out_of_order", staticmethod(fail))
 
 
 @pytest.fixture

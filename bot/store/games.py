@@ -112,7 +112,7 @@ class GameStore:
         await locks.hold(conn, key)
         game = await self._one(conn, "id = ?", (game_id,))
         if game is not None:
-            locks.found(conn, key, game.channel_id)
+            locks.found(conn, key, locks.of_game(game))
         return game
 
     async def latest_in_channel(
@@ -196,7 +196,7 @@ class GameStore:
         setter_id: int | None = None,
         private: bool = False,
     ) -> GameRecord:
-        await locks.hold(conn, locks.channel(channel_id))
+        await locks.hold(conn, locks.private(started_by) if private else locks.channel(channel_id))
         async with conn.execute(
             "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
             " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"

@@ -284,7 +284,7 @@ class ChallengeService:
             mark = self._next_mark(game)
             try:
                 async with once(), games.db.transaction() as conn:
-                    if not await self.replies.take_back(conn, last, now, action_id):
+                    if not await self.replies.take_back(conn, game, last, now, action_id):
                         raise StaleWrite()
                     game = await games.store.advance(
                         conn, game.with_changes(replies=game.replies[:-1]),
