@@ -84,9 +84,9 @@ class PostgresDatabase(Database):
         pools: list[asyncpg.Pool] = []
         try:
             for size in (READ_POOL_SIZE, WRITE_POOL_SIZE):
-                pools.append(await asyncpg.create_pool(
-                    url, min_size=1, max_size=size, init=prepare, timeout=10,
-                    server_settings=SESSION_SETTINGS))
+                pools.append(await asyncpg.create_pool(  # all opened now: a connection
+                    url, min_size=size, max_size=size, init=prepare, timeout=10,  # opened
+                    server_settings=SESSION_SETTINGS))  # mid-burst costs a move 50+ ms
         except _OPEN_ERRORS as exc:
             for pool in pools:
                 await pool.close()
