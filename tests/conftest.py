@@ -17,9 +17,12 @@ import discord
 import pytest
 from dbtools import PostgresServer, connect
 from discord import app_commands
+from fake_discord.harness import FakeDiscord
 
 from bot.app import MastermindBot
 from bot.core.errors import UserError
+from bot.ui.app_emoji import emoji_name
+from bot.ui.peg_images import peg_images
 
 pytest_plugins = ["fake_discord.pytest_plugin"]
 
@@ -49,6 +52,22 @@ def fake_discord_options():
 
 
 @pytest.fixture
+async def fake_discord(fake_clock, fake_discord_options, request):
+    """The fake Discord of an app that has run before: it already holds the drawn pegs, as
+    every start but the very first finds them (a first start uploads 10 emoji, which the REST
+    budget paces over most of a second). A test of that first start is marked ``fresh_app``."""
+    fake = FakeDiscord(**{"clock": fake_clock, **fake_discord_options})
+    if request.node.get_closest_marker("fresh_app") is None:
+        for image in peg_images():
+            fake.state.app_emoji.add(emoji_name(image), image.png)
+    try:
+        yield fake
+    finally:
+        await fake.close()
+    fake.check()
+
+
+@pytest.fixture
 def wall_clock() -> WallClock:
     return WallClock()
 
@@ -60,6 +79,8 @@ BACKENDS = tuple(os.environ.get("TEST_DATABASES", "sqlite,postgresql").replace("
 def pytest_configure(config):
     config.addinivalue_line("markers", "sqlite_only: tests something only SQLite has")
     config.addinivalue_line("markers", "postgresql_only: tests something only PostgreSQL has")
+    config.addinivalue_line("markers", "fresh_app: the app has never run: Discord holds none "
+                            "of its emoji")
 
 
 def pytest_generate_tests(metafunc):
