@@ -74,23 +74,36 @@ def wall_clock() -> WallClock:
 
 BACKENDS = tuple(os.environ.get("TEST_DATABASES", "sqlite,postgresql").replace(" ", "")
                  .split(","))
+#: ``TEST_E2E_EVERYWHERE=1``: every test through the fake Discord on every backend, as
+#: before the service layer (about twice the time).
+E2E_EVERYWHERE = os.environ.get("TEST_E2E_EVERYWHERE", "") not in ("", "0")
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "sqlite_only: tests something only SQLite has")
     config.addinivalue_line("markers", "postgresql_only: tests something only PostgreSQL has")
+    config.addinivalue_line("markers", "both_databases: a test through the fake Discord "
+                            "whose point is the database (races, locks, restarts, processes, "
+                            "SQL only it reaches): it runs on every backend")
     config.addinivalue_line("markers", "fresh_app: the app has never run: Discord holds none "
                             "of its emoji")
 
 
 def pytest_generate_tests(metafunc):
-    """Run every test that uses a database once per backend."""
+    """Run every test that uses a database once per backend; a test through the fake
+    Discord once, on the first backend, unless it is marked ``both_databases``: what the
+    backends do differently is the store's SQL and locks, which the store's and services'
+    own tests and the marked end-to-end ones run on each (docs/testing.md says how that
+    was checked)."""
     if "backend" not in metafunc.fixturenames:
         return
+    marker = metafunc.definition.get_closest_marker
     backends = [b for b in BACKENDS
-                if not (b == "postgresql" and metafunc.definition.get_closest_marker("sqlite_only"))
-                and not (b == "sqlite"
-                         and metafunc.definition.get_closest_marker("postgresql_only"))]
+                if not (b == "postgresql" and marker("sqlite_only"))
+                and not (b == "sqlite" and marker("postgresql_only"))]
+    end_to_end = "fake_discord" in metafunc.fixturenames
+    if end_to_end and not (E2E_EVERYWHERE or marker("both_databases")):
+        backends = backends[:1]
     metafunc.parametrize("backend", backends or [pytest.param(
         "none", marks=pytest.mark.skip(reason="its backend is not in TEST_DATABASES"))])
 

@@ -43,6 +43,7 @@ async def test_commands_are_synced_with_ranges(fake_discord, start_bot):
                       "repeats": (None, None), "setter": (None, None), "private": (None, None)}
 
 
+@pytest.mark.both_databases
 async def test_full_won_game(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     started = await new_game(fake_discord, bot, world)
@@ -133,6 +134,7 @@ async def test_repeat_refused_when_repeats_are_off(fake_discord, start_bot, worl
     assert snapshot(db_path) == before
 
 
+@pytest.mark.both_databases
 async def test_impossible_rules_are_refused(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     result = await fake_discord.slash(bot, "mastermind new", user=world.alice,
@@ -199,6 +201,7 @@ async def test_board_and_help(fake_discord, start_bot, world, db_path):
     assert helped.ephemeral and "black" in helped.embed["description"]
 
 
+@pytest.mark.both_databases
 async def test_concurrent_guesses_are_all_applied_once(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await new_game(fake_discord, bot, world, max_guesses=20)
@@ -245,6 +248,7 @@ async def test_two_channels_at_once(fake_discord, start_bot, world, db_path):
     assert not r2.ephemeral
 
 
+@pytest.mark.both_databases
 async def test_restart_in_the_middle(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await new_game(fake_discord, bot, world)
@@ -269,6 +273,7 @@ def _moves(rows) -> dict:
             for table, found in rows.items()}
 
 
+@pytest.mark.both_databases
 async def test_idle_game_is_abandoned(fake_discord, start_bot, world, db_path, wall_clock):
     bot = await start_bot()
     await new_game(fake_discord, bot, world)

@@ -58,6 +58,7 @@ async def crack(fake, bot, board, secret, user, limit=10):
     raise AssertionError("the bot never finished")
 
 
+@pytest.mark.both_databases
 async def test_the_bot_breaks_a_code(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     started = await start(fake_discord, bot, world)
@@ -128,6 +129,7 @@ async def test_feedback_command_plays_too(fake_discord, start_bot, world):
     assert fake_discord.message(first.id).custom_ids == []  # the old board's buttons are gone
 
 
+@pytest.mark.both_databases
 async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     board = (await start(fake_discord, bot, world)).message
@@ -210,6 +212,7 @@ async def test_one_game_per_channel_and_quit(fake_discord, start_bot, world, db_
     assert board_title(finished) == "Challenge ended" and "score" not in finished.text
 
 
+@pytest.mark.both_databases
 async def test_a_double_click_counts_once(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     board = (await start(fake_discord, bot, world)).message
@@ -229,6 +232,7 @@ async def test_a_double_click_counts_once(fake_discord, start_bot, world, db_pat
     assert pending(fake_discord.message(board.id))[0] == 2
 
 
+@pytest.mark.both_databases
 async def test_restart_in_the_middle_keeps_the_buttons_working(
     fake_discord, start_bot, world, db_path
 ):

@@ -7,6 +7,7 @@ import datetime as dt
 import re
 
 import dbtools
+import pytest
 from conftest import without_drawn_pegs
 
 from bot.features.daily.service import secret_for
@@ -110,6 +111,7 @@ async def test_two_players_two_servers(fake_discord, start_bot, world, db_path, 
     assert len(analysed.embed["description"].split("\n")) == 2
 
 
+@pytest.mark.both_databases
 async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_path,
                                            wall_clock):
     bot = await start_bot()
@@ -144,6 +146,7 @@ async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_pa
     assert fields["Daily streak"].startswith("0 days now · 2 longest")
 
 
+@pytest.mark.both_databases
 async def test_the_seed_is_drawn_once_and_kept(fake_discord, start_bot, db_path):
     await start_bot()
     first = rows(db_path, "SELECT name, value FROM bot_settings ORDER BY name")
@@ -181,6 +184,7 @@ async def test_bad_daily_guesses_change_nothing(fake_discord, start_bot, world, 
     assert rows(db_path, "SELECT COUNT(*) FROM daily_guesses") == [(1,)]
 
 
+@pytest.mark.both_databases
 async def test_the_tally_is_built_from_plays_stored_before_it(db_path, tmp_path):
     """Migration 011 counts the plays a version-10 database already holds."""
     import shutil
@@ -207,6 +211,7 @@ async def test_the_tally_is_built_from_plays_stored_before_it(db_path, tmp_path)
         (0, 0, 10, 1), (0, 1, 4, 2), (10, 1, 4, 2), (20, 0, 10, 1)]
 
 
+@pytest.mark.both_databases
 async def test_ties_go_to_the_earlier_finish(fake_discord, start_bot, world, db_path,
                                              wall_clock):
     bot = await start_bot()
@@ -224,6 +229,7 @@ async def test_ties_go_to_the_earlier_finish(fake_discord, start_bot, world, db_
     assert names == ["bob", "alice"]
 
 
+@pytest.mark.both_databases
 async def test_a_daily_guess_delivered_twice_is_stored_once(fake_discord, start_bot, world,
                                                             db_path, wall_clock):
     bot = await start_bot()
@@ -234,6 +240,7 @@ async def test_a_daily_guess_delivered_twice_is_stored_once(fake_discord, start_
     assert rows(db_path, "SELECT turn, code FROM daily_guesses") == [(1, code)]
 
 
+@pytest.mark.both_databases
 async def test_forget_me_deletes_daily_plays(fake_discord, start_bot, world, db_path,
                                              wall_clock):
     bot = await start_bot()

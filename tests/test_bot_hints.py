@@ -7,6 +7,7 @@ import contextlib
 
 import dbtools
 import discord
+import pytest
 from conftest import secret_of, snapshot
 
 from engine import CLASSIC, PALETTE, Rules, code_from_digits, score, score_codes
@@ -83,6 +84,7 @@ async def test_three_levels_recorded_and_shown(fake_discord, start_bot, world, d
     assert marks["Hints"].startswith("3 used")
 
 
+@pytest.mark.both_databases
 async def test_a_hinted_crack_counts_in_stats_not_on_leaderboards(
     fake_discord, start_bot, world, db_path
 ):
@@ -119,6 +121,7 @@ async def test_hints_need_a_running_code_game(fake_discord, start_bot, world, db
     assert rows(db_path, "SELECT COUNT(*) FROM hints") == [(0,)]
 
 
+@pytest.mark.both_databases
 async def test_a_hint_delivered_twice_is_given_once(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await slash(fake_discord, bot, world, "mastermind new")

@@ -8,6 +8,7 @@ import contextlib
 import sqlite3
 
 import dbtools
+import pytest
 from conftest import board_title, snapshot, without_drawn_pegs
 from picking import tap
 
@@ -115,6 +116,7 @@ def totals_line(embed) -> str:
 
 
 # ---- against the bot ------------------------------------------------------------------------
+@pytest.mark.both_databases
 async def test_two_rounds_against_the_bot_scored_move_by_move(
     fake_discord, start_bot, world, db_path
 ):
@@ -272,6 +274,7 @@ async def test_quitting_forfeits_the_match(fake_discord, start_bot, world, db_pa
     assert not fresh.ephemeral
 
 
+@pytest.mark.both_databases
 async def test_restart_in_the_middle_of_a_match_against_the_bot(
     fake_discord, start_bot, world, db_path
 ):
@@ -338,6 +341,7 @@ def standings(db_path) -> list[tuple]:
     return [tuple(r) for r in rows(db_path, "SELECT * FROM standings ORDER BY 1, 2, 3, 4, 5")]
 
 
+@pytest.mark.both_databases
 async def test_match_stats_leaderboard_and_rebuild(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     alice, bob = world.alice, world.bob
@@ -388,6 +392,7 @@ def public(result) -> list:
     return [m for m in result.followups if not m.ephemeral]
 
 
+@pytest.mark.both_databases
 async def test_player_against_player(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     alice, bob, mod = world.alice, world.bob, world.mod
@@ -610,6 +615,7 @@ async def test_a_moderator_ends_a_match_with_no_winner(fake_discord, start_bot, 
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE status = 'active'")[0][0] == 0
 
 
+@pytest.mark.both_databases
 async def test_match_actions_delivered_twice_are_stored_once(
     fake_discord, start_bot, world, db_path
 ):

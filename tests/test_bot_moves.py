@@ -31,6 +31,7 @@ def out_of_date(result) -> bool:
         "out of date" in result.messages[-1].embed["title"])
 
 
+@pytest.mark.both_databases
 async def test_two_feedbacks_sent_together_answer_only_the_guess_shown(
     fake_discord, start_bot, world, db_path
 ):
@@ -58,6 +59,7 @@ async def test_two_feedbacks_sent_together_answer_only_the_guess_shown(
     fake_discord.assert_no_violations()
 
 
+@pytest.mark.both_databases
 async def test_a_double_click_on_take_back_takes_back_one_reply(
     fake_discord, start_bot, world, db_path
 ):
@@ -97,6 +99,7 @@ async def test_an_old_boards_take_back_does_not_undo_the_latest_reply(
     assert pending(fake_discord.message(newer.id))[0] == 3
 
 
+@pytest.mark.both_databases
 async def test_a_reply_and_a_take_back_at_once_apply_exactly_one(
     fake_discord, start_bot, world, db_path
 ):
@@ -248,6 +251,7 @@ async def test_feedback_is_one_read_and_one_write(fake_discord, start_bot, world
     assert (log.reads, log.writes) == (1, 1), log.lines
 
 
+@pytest.mark.both_databases
 async def test_per_game_locks_are_dropped_after_each_move(fake_discord, start_bot, world):
     bot = await start_bot()
     board = (await start(fake_discord, bot, world)).message

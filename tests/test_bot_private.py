@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 
 import dbtools
+import pytest
 from conftest import board_title, secret_of, without_drawn_pegs
 from test_bot_challenge import pending
 
@@ -49,6 +50,7 @@ def footer(result) -> str:
     return (result.embed.get("footer") or {}).get("text", "")
 
 
+@pytest.mark.both_databases
 async def test_a_private_game_played_to_the_end(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     started = await new(fake_discord, bot, world, private=True)
@@ -122,6 +124,7 @@ async def test_private_and_public_games_in_one_channel(fake_discord, start_bot, 
         ("active",), ("active",)]
 
 
+@pytest.mark.both_databases
 async def test_one_private_game_per_player(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await new(fake_discord, bot, world, private=True)
@@ -143,6 +146,7 @@ async def test_one_private_game_per_player(fake_discord, start_bot, world, db_pa
     assert nothing.ephemeral and nothing.embed["title"] == "No private game"
 
 
+@pytest.mark.both_databases
 async def test_exactly_once_under_double_submits(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await new(fake_discord, bot, world, private=True)
@@ -167,6 +171,7 @@ async def test_exactly_once_under_double_submits(fake_discord, start_bot, world,
     assert rows(db_path, "SELECT mode, won FROM results") == [("private", 1)]
 
 
+@pytest.mark.both_databases
 async def test_a_private_game_survives_a_restart(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await new(fake_discord, bot, world, private=True, pegs=5, colors=8)
@@ -211,6 +216,7 @@ async def test_a_private_challenge(fake_discord, start_bot, world, db_path):
     assert rows(db_path, "SELECT mode FROM results") == [("challenge",)]
 
 
+@pytest.mark.both_databases
 async def test_leaderboards_keep_private_and_shared_apart(fake_discord, start_bot, world,
                                                           db_path):
     bot = await start_bot()

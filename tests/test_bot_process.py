@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import pytest
 from dbtools import connect, is_postgres, run
 from fake_discord.models import FakeGuild
 from fake_discord.server import FakeDiscordServer
@@ -56,6 +57,8 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: left out when coloured).
 LOG_RECORD = re.compile(r"^\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\]? \[?([A-Z]+)\s*\]? ")
 ROW = re.compile(r"^(?:-# )?`\s*(\d+)` \S+ `(\d+)` `(?:(\d+)●)?(?:(\d+)○)?–?` (.+)$")
+
+pytestmark = pytest.mark.both_databases  # the database is the point of every test here
 
 
 def clean_environ() -> dict[str, str]:

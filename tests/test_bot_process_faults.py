@@ -33,6 +33,8 @@ from test_bot_process import (
 from bot.core.config import describe_database
 from bot.store.db import MIGRATIONS_DIR
 
+pytestmark = pytest.mark.both_databases  # the database is the point of every test here
+
 
 def our_lines(bot) -> list[str]:
     return [line for line in bot.stderr if line.startswith("mastermind-bot:")]

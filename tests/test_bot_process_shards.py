@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import aiohttp
+import pytest
 from dbtools import is_postgres
 from fake_discord.models import FakeGuild, FakeUser
 from fake_discord.server import FakeDiscordServer, GatewaySession, shard_of
@@ -50,6 +51,8 @@ BUDGET = 90.0
 SHARDS = 4
 #: A guess that is never the secret (the secrets are drawn from 1-6).
 CANDIDATES = ("1111", "2222", "3333", "4444", "5555", "6666", "1234")
+
+pytestmark = pytest.mark.both_databases  # the database is the point of every test here
 
 
 def misses(*secrets: str) -> tuple[str, ...]:

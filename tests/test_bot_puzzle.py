@@ -42,6 +42,7 @@ async def puzzle(fake, bot, world, command, user=None, **options):
                             guild=world.guild, channel=world.general, **options)
 
 
+@pytest.mark.both_databases
 async def test_todays_puzzle_is_the_same_for_everyone_private_and_answered_once(
         fake_discord, start_bot, world, db_path):
     bot = await start_bot()
@@ -86,6 +87,7 @@ async def test_a_miss_names_the_clue_it_breaks_and_shows_the_answer(
     assert stored(db_path)[5:] == ("missed", wrong)
 
 
+@pytest.mark.both_databases
 async def test_answered_with_taps_on_its_own_board_exactly_once(
         fake_discord, start_bot, world, db_path):
     bot = await start_bot()
@@ -127,6 +129,7 @@ async def test_an_unreadable_puzzle_button_is_out_of_date(fake_discord, start_bo
     assert clicked.embed["title"] == "That button is out of date"
 
 
+@pytest.mark.both_databases
 async def test_forget_me_deletes_a_players_puzzles(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await puzzle(fake_discord, bot, world, "today")

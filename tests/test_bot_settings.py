@@ -157,6 +157,7 @@ async def test_daily_results_kept_private(fake_discord, start_bot, world, admin,
     assert not (await slash(fake_discord, bot, world, "daily share")).ephemeral
 
 
+@pytest.mark.both_databases
 async def test_settings_survive_a_restart(fake_discord, start_bot, world, admin, db_path):
     bot = await start_bot()
     await settings(fake_discord, bot, world, admin, hints=False, pegs=3)
@@ -167,6 +168,7 @@ async def test_settings_survive_a_restart(fake_discord, start_bot, world, admin,
     assert "3 pegs" in fields(shown)["Default rules for /mastermind new"]
 
 
+@pytest.mark.both_databases
 async def test_a_change_through_another_process_applies_here(fake_discord, start_bot, world,
                                                              admin, db_path):
     """Two bots on one database (two shards' processes): one changes a setting, the other

@@ -12,6 +12,8 @@ from conftest import secret_of
 
 from engine import score
 
+pytestmark = pytest.mark.both_databases  # the database is the point of every test here
+
 SUNDAY_LATE = dt.datetime(2026, 11, 22, 23, 58, tzinfo=dt.UTC).timestamp()
 
 

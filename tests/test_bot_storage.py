@@ -14,6 +14,8 @@ from bot.core.config import ConfigError, Settings
 from bot.store import INTEGRITY_ERRORS, Database, DatabaseUnusable, MigrationError
 from bot.store.db import MIGRATIONS_DIR, PG_MIGRATIONS_DIR, migration_files
 
+pytestmark = pytest.mark.both_databases  # the database is the point of every test here
+
 
 def versions(path) -> list[int]:
     with contextlib.closing(dbtools.connect(path)) as conn:
