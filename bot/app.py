@@ -20,7 +20,6 @@ from engine import memory as engine_memory
 
 from .core.clock import Clock, system_clock
 from .core.config import DEFAULT_MEMORY_MB, Settings, describe_database
-from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .core.metrics import Metrics
 from .core.results import utc
 from .features.breaker.service import BreakerService
@@ -31,6 +30,7 @@ from .features.match.service import MatchService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
+from .services.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs

@@ -28,8 +28,8 @@ TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 KEYWORDS: dict[str, Any] = {"tr": None, "trn": (1, 2), "trc": ((1, "c"), 2), "mark": None}
 #: Where each area's strings are (paths from the repository's root).
 AREAS: dict[str, tuple[str, ...]] = {
-    "core": ("bot/app.py", "bot/__main__.py", "bot/copy_db.py", "bot/core", "bot/ui",
-             "bot/store"),
+    "core": ("bot/app.py", "bot/__main__.py", "bot/copy_db.py", "bot/core", "bot/services",
+             "bot/ui", "bot/store"),
     "engine": ("engine",),
     "cli": ("cli",),
     **{p.name: (f"bot/features/{p.name}",)

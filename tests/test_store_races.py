@@ -16,9 +16,9 @@ import pytest
 
 from bot.core.enums import GameKind
 from bot.core.errors import AlreadyDone, AlreadyGuessed, GameAlreadyRunning
-from bot.core.games import GameService
 from bot.features.breaker.service import BreakerService
 from bot.features.daily.service import DailyService, secret_for
+from bot.services.games import GameService
 from bot.store import Database, GameStore
 from engine import Rules, code_from_digits, format_code
 

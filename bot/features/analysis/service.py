@@ -15,8 +15,8 @@ from i18n import tr
 
 from ...core.enums import GameKind, GameStatus
 from ...core.errors import DailyNotFinished, GameNotOver, MalformedButton
-from ...core.games import GameService
 from ...core.records import GameRecord
+from ...services.games import GameService
 from ..daily.service import DAILY_RULES, DailyService
 from ..stats.formats import day as show_day
 from .chart import codes_left_chart

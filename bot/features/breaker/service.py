@@ -12,8 +12,8 @@ from engine import Code, Rules, draw_secret, example, score_codes
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus, Which
 from ...core.errors import AlreadyGuessed, GameMovedOn, NotYourTurn, TooLate, WrongKindOfGame
-from ...core.games import GameService, NewGame
 from ...core.records import GameRecord
+from ...services.games import GameService, NewGame
 from ...store import Connection, once
 
 #: A guess this soon after someone won is answered "too late" rather than "no game".

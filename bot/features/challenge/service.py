@@ -40,8 +40,8 @@ from ...core.errors import (
     RepliesContradict,
     WrongKindOfGame,
 )
-from ...core.games import GameService, NewGame
 from ...core.records import GameRecord, ReplyRecord
+from ...services.games import GameService, NewGame
 from ...store import INTEGRITY_ERRORS, ReplyStore, StaleWrite, is_duplicate_action, once
 from .solvers import SolverCache
 

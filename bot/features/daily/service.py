@@ -16,9 +16,9 @@ from engine import CLASSIC, Code, draw_secret, example, score_codes
 
 from ...core.codes import read_code
 from ...core.errors import DailyAlreadyPlayed, DailyNotFinished, UserError
-from ...core.games import GameService
 from ...core.records import GuessRecord
 from ...core.results import utc
+from ...services.games import GameService
 from ...store import StaleWrite, once
 from ...store.daily import DailyPlay, DailyRow, DailyStore
 from ..stats.service import streaks

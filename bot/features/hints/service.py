@@ -15,8 +15,8 @@ from i18n import speaking, tr, trc, trn
 
 from ...core.enums import GameKind
 from ...core.errors import HintsOff, UserError, WrongKindOfGame
-from ...core.games import GameService
 from ...core.records import GameRecord
+from ...services.games import GameService
 from ...store import StaleWrite, once
 from ...store.hints import HintStore
 

@@ -18,8 +18,8 @@ from i18n import tr
 
 from ...core.enums import GameKind
 from ...core.errors import BadRules
-from ...core.games import GameService
 from ...core.records import GameRecord
+from ...services.games import GameService
 from ...ui.options import (
     PRIVATE_DESCRIPTION,
     RULE_DESCRIPTIONS,

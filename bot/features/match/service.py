@@ -18,9 +18,9 @@ from i18n import mark
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
 from ...core.errors import GameAlreadyRunning, MatchRunning, UserError
-from ...core.games import GameService
 from ...core.matches import INVITATION_SECONDS, MatchRecord, MatchStatus, Side, half_score
 from ...core.records import GameRecord
+from ...services.games import GameService
 from ...store import Connection, MatchStore, StaleWrite, once
 
 

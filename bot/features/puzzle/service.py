@@ -14,8 +14,8 @@ from engine.puzzle import Level, Puzzle, check_answer, generate
 
 from ...core.codes import read_code
 from ...core.errors import AlreadyDone, UserError
-from ...core.games import GameService
 from ...core.results import utc
+from ...services.games import GameService
 from ...store import once
 from ...store.puzzles import PuzzlePlay, PuzzleStore
 from ..daily.service import DailyService

@@ -11,11 +11,10 @@ from dataclasses import dataclass
 
 from engine import Code, Rules
 
-from ..store import Connection, Database, GameStore, StatsStore, once
-from .clock import Clock, system_clock
-from .config import DEFAULT_IDLE_HOURS
-from .enums import GameKind, GameStatus, Which
-from .errors import (
+from ..core.clock import Clock, system_clock
+from ..core.config import DEFAULT_IDLE_HOURS
+from ..core.enums import GameKind, GameStatus, Which
+from ..core.errors import (
     GameAlreadyRunning,
     NoGameRunning,
     NoPrivateGame,
@@ -23,7 +22,8 @@ from .errors import (
     PrivateGameRunning,
     UserError,
 )
-from .records import GameRecord
+from ..core.records import GameRecord
+from ..store import Connection, Database, GameStore, StatsStore, once
 
 DEFAULT_IDLE_TIMEOUT = DEFAULT_IDLE_HOURS * 3600
 
