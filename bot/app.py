@@ -26,11 +26,12 @@ from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache, in_thread
 from .features.daily.service import DailyService
+from .features.match.halves import HalfRounds
 from .features.match.service import MatchService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
-from .services.games import DEFAULT_IDLE_TIMEOUT, GameService
+from .services.games import DEFAULT_IDLE_TIMEOUT, GameService, IdleRule
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
@@ -179,13 +180,23 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         )
 
     async def setup_hook(self) -> None:
-        self._db = self.db = await Database.open(self.database)
-        self.db.lock_waited = self.metrics.db_waited
+        self._db = self.db = await Database.open(self.database,
+                                                 lock_waited=self.metrics.db_waited)
         log.info("serving %s from database %s at schema version %s", self.serving(),
                  describe_database(self.database), await self.db.schema_version())
         if self._metrics_endpoint is not None:
             await self._metrics_endpoint.start()
-        self.games = GameService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
+        # Each service is built with what it consults: the servers' settings first, then
+        # the game service with their rules and the match's hooks, then the features.
+        self.settings = SettingsService(self.db, clock=self.clock,
+                                        default_idle_hours=self.idle_timeout / 3600)
+        await self.settings.load()
+        idle = IdleRule(self.idle_timeout, by_server=self.settings.idle_seconds)
+        halves = HalfRounds(clock=self.clock, idle=idle)
+        self.games = GameService(self.db, clock=self.clock, idle=idle,
+                                 channel_allowed=self.settings.check_channel,
+                                 end_hooks=[halves.on_game_end],
+                                 channel_checks=[halves.check_channel])
         self.breaker = BreakerService(self.games)
         # Half the memory budget for the engine's shared tables, half for solver sessions.
         engine_memory.set_budget(self.memory_budget - self.memory_budget // 2)
@@ -193,14 +204,9 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
                                            SolverCache(max_bytes=self.memory_budget // 2,
                                                        run=self._timed_solver),
                                            self.interaction_order.mark)
-        self.matches = MatchService(self.games)
+        self.matches = MatchService(self.games, halves)
         self.stats = StatsService(self.db, clock=self.clock)
         self.daily = DailyService(self.games)
-        self.settings = SettingsService(self.db, clock=self.clock,
-                                        default_idle_hours=self.idle_timeout / 3600)
-        await self.settings.load()
-        self.games.idle_override = self.settings.idle_seconds
-        self.games.channel_allowed = self.settings.check_channel
         for feature in FEATURES:
             await self.load_extension(feature)
         self.add_dynamic_items(UnknownButton)

@@ -6,7 +6,7 @@ Each write is one transaction; reads use the read connection and never wait for 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import Code, Rules
@@ -33,6 +33,34 @@ EndHook = Callable[[Connection, GameRecord, "int | None"], Awaitable[None]]
 #: Called before a game opens in a channel (on the writer, or the read connection): raises
 #: a domain error when something else (a match) holds the channel.
 ChannelCheck = Callable[[Connection, int], Awaitable[None]]
+#: Raises a domain error when a server's settings don't allow games in a channel.
+ChannelAllowed = Callable[["int | None", int], None]
+
+
+def _no_override(guild_id: int | None) -> float | None:
+    return None
+
+
+def _every_channel(guild_id: int | None, channel_id: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class IdleRule:
+    """How long a game (or a match waiting for a code) may go without a move before it is
+    abandoned: a server's own timeout (``by_server``: its settings; None, the bot's), or
+    the bot's ``timeout``, in seconds."""
+
+    timeout: float = DEFAULT_IDLE_TIMEOUT
+    by_server: Callable[[int | None], float | None] = _no_override
+
+    def seconds(self, guild_id: int | None) -> float:
+        override = self.by_server(guild_id)
+        return self.timeout if override is None else override
+
+
+#: The bot's default idle timeout, with no server's settings.
+DEFAULT_IDLE = IdleRule()
 
 
 @dataclass(frozen=True)
@@ -43,25 +71,31 @@ class NewGame:
 
 
 class GameService:
+    """Built with everything it consults: the idle rule and the channel check of the
+    servers' settings, and what other features do when a game opens or ends (a match's
+    ``channel_checks`` and ``end_hooks``), so nothing is attached to it later."""
+
     def __init__(
-        self, db: Database, *, clock: Clock = system_clock,
-        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        self, db: Database, *, clock: Clock = system_clock, idle: IdleRule = DEFAULT_IDLE,
+        channel_allowed: ChannelAllowed = _every_channel,
+        end_hooks: Sequence[EndHook] = (), channel_checks: Sequence[ChannelCheck] = (),
     ):
         self.db = db
         self.clock = clock
-        self.idle_timeout = idle_timeout
+        self.idle = idle
+        self.channel_allowed = channel_allowed
+        self.end_hooks = tuple(end_hooks)
+        self.channel_checks = tuple(channel_checks)
         self.store = GameStore()
         self.stats = StatsStore()
-        self.end_hooks: list[EndHook] = []
-        self.channel_checks: list[ChannelCheck] = []
-        #: A server's own idle timeout in seconds (None: the bot's), and a check that a
-        #: server allows games in a channel (raises a domain error): its settings.
-        self.idle_override: Callable[[int | None], float | None] = lambda guild_id: None
-        self.channel_allowed: Callable[[int | None, int], None] = lambda guild, channel: None
+
+    @property
+    def idle_timeout(self) -> float:
+        """The bot's own idle timeout, in seconds (a server may set its own)."""
+        return self.idle.timeout
 
     def idle_for(self, guild_id: int | None) -> float:
-        override = self.idle_override(guild_id)
-        return self.idle_timeout if override is None else override
+        return self.idle.seconds(guild_id)
 
     def is_idle(self, game: GameRecord, now: float) -> bool:
         return game.active and now - game.updated_at > self.idle_for(game.guild_id)
