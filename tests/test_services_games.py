@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.enums import GameKind, GameStatus
 from bot.core.errors import ChannelNotAllowed, MatchRunning, NoGameRunning
-from bot.core.records import GameRecord
+from bot.core.records import GameRecord, NewGame
 from bot.services.games import GameService, IdleRule
 from bot.store import Connection, Database
 from engine import Rules, code_from_digits
@@ -37,9 +37,9 @@ async def db(db_path):
 
 
 async def open_game(games: GameService, guild: int, channel: int) -> GameRecord:
-    opened = await games.open(kind=GameKind.BREAKER, guild_id=guild, channel_id=channel,
-                              user_id=1, user_name="p1", rules=RULES,
-                              secret=code_from_digits("1234"), action_id=next(_ids))
+    opened = await games.open(NewGame(GameKind.BREAKER, guild, channel, 1, RULES,
+                                      secret=code_from_digits("1234"), action_id=next(_ids)),
+                              user_name="p1")
     return opened.game
 
 

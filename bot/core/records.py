@@ -89,3 +89,40 @@ class GameRecord:
 
     def with_changes(self, **changes) -> GameRecord:
         return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game about to open: what its row starts with. The store writes each field to the
+    column of the same name (``action_id``: the interaction that opened it), so a column
+    set when a game opens is a field here and of :class:`GameRecord`, given by the feature
+    that opens the game."""
+
+    kind: GameKind
+    guild_id: int | None
+    channel_id: int
+    started_by: int
+    rules: Rules
+    secret: Code | None = None
+    strategy: str | None = None
+    seed: int = 0
+    pending_guess: Code | None = None
+    codes_left: int | None = None
+    turn_opened_by: int | None = None
+    match_id: int | None = None
+    match_half: int | None = None
+    setter_id: int | None = None
+    private: bool = False
+    action_id: int | None = None
+
+
+@dataclass(frozen=True)
+class GameEnding:
+    """How a game ends: what its row is given then (with the time). A field left None keeps
+    its column as it was; ``action_id`` is the interaction that ended it."""
+
+    status: GameStatus
+    winner_id: int | None = None
+    #: A challenge's code, revealed by the challenger as it ends.
+    secret: Code | None = None
+    action_id: int | None = None

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from engine import Code, Rules
-
 from ..core.clock import Clock, system_clock
 from ..core.config import DEFAULT_IDLE_HOURS
-from ..core.enums import GameKind, GameStatus, Which
+from ..core.enums import GameStatus, Which
 from ..core.errors import (
     GameAlreadyRunning,
     NoGameRunning,
@@ -22,7 +20,7 @@ from ..core.errors import (
     PrivateGameRunning,
     UserError,
 )
-from ..core.records import GameRecord
+from ..core.records import GameEnding, GameRecord, NewGame
 from ..store import Connection, Database, GameStore, StatsStore, once
 
 DEFAULT_IDLE_TIMEOUT = DEFAULT_IDLE_HOURS * 3600
@@ -64,7 +62,7 @@ DEFAULT_IDLE = IdleRule()
 
 
 @dataclass(frozen=True)
-class NewGame:
+class Opened:
     game: GameRecord
     #: The channel's previous game, if it had gone idle and was just ended as abandoned.
     abandoned: GameRecord | None
@@ -106,21 +104,11 @@ class GameService:
         return (NoPrivateGame if private else NoGameRunning)(abandoned, timeout)
 
     # ---- inside a write transaction -------------------------------------------------------
-    async def end(
-        self,
-        conn: Connection,
-        game: GameRecord,
-        status: GameStatus,
-        *,
-        now: float,
-        winner_id: int | None = None,
-        secret: Code | None = None,
-        action_id: int | None = None,
-        by: int | None = None,
-    ) -> GameRecord:
-        """End a game and count it for stats, in the caller's transaction."""
-        ended = await self.store.finish(conn, game, status=status, now=now, winner_id=winner_id,
-                                        secret=secret, action_id=action_id)
+    async def end(self, conn: Connection, game: GameRecord, ending: GameEnding, *,
+                  now: float, by: int | None = None) -> GameRecord:
+        """End a game and count it for stats, in the caller's transaction; ``by``: who ended
+        it (a quit), for the end hooks."""
+        ended = await self.store.finish(conn, game, ending, now=now)
         await self.stats.record(conn, ended)
         for hook in self.end_hooks:
             await hook(conn, ended, by)
@@ -168,54 +156,32 @@ class GameService:
     ) -> tuple[GameRecord | None, GameRecord | None]:
         now = self.clock()
         if game is not None and self.is_idle(game, now):
-            return None, await self.end(conn, game, GameStatus.ABANDONED, now=now)
+            return None, await self.end(conn, game, GameEnding(GameStatus.ABANDONED), now=now)
         return game, None
 
     # ---- whole actions --------------------------------------------------------------------
-    async def open(
-        self,
-        *,
-        kind: GameKind,
-        guild_id: int | None,
-        channel_id: int,
-        user_id: int,
-        user_name: str,
-        rules: Rules,
-        secret: Code | None = None,
-        strategy: str | None = None,
-        seed: int = 0,
-        pending_guess: Code | None = None,
-        codes_left: int | None = None,
-        opened_by: int | None = None,
-        action_id: int | None = None,
-        setter_id: int | None = None,
-        private: bool = False,
-    ) -> NewGame:
+    async def open(self, new: NewGame, *, user_name: str) -> Opened:
         """Start a game of any kind, unless one already runs in the channel; a private game
         unless the player has one running (it shows nothing in the channel, so the server's
-        channel list and a match holding the channel don't concern it)."""
-        if not private:
-            self.channel_allowed(guild_id, channel_id)
+        channel list and a match holding the channel don't concern it). ``user_name``: the
+        starter's display name, remembered."""
+        if not new.private:
+            self.channel_allowed(new.guild_id, new.channel_id)
         now = self.clock()
         async with once(), self.db.transaction() as conn:
-            if private:
-                running, abandoned = await self.load_private(conn, user_id)
+            if new.private:
+                running, abandoned = await self.load_private(conn, new.started_by)
                 if running is not None:
                     raise PrivateGameRunning(running)
             else:
-                running, abandoned = await self.load_active(conn, channel_id)
+                running, abandoned = await self.load_active(conn, new.channel_id)
                 if running is not None:
                     raise GameAlreadyRunning(running)
                 for check in self.channel_checks:
-                    await check(conn, channel_id)
-            game = await self.store.create(
-                conn, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
-                secret=secret, started_by=user_id, now=now, strategy=strategy, seed=seed,
-                pending_guess=pending_guess, codes_left=codes_left, opened_by=opened_by,
-                action_id=action_id, setter_id=setter_id, private=private,
-            )
-            await self.store.remember_player(conn, user_id, user_name, now)
-        return NewGame(game, abandoned)
+                    await check(conn, new.channel_id)
+            game = await self.store.create(conn, new, now=now)
+            await self.store.remember_player(conn, new.started_by, user_name, now)
+        return Opened(game, abandoned)
 
     async def running(self, channel_id: int) -> GameRecord:
         """The channel's running game, read without waiting for any writer.
@@ -299,8 +265,8 @@ class GameService:
             game, abandoned = await self.load_active(conn, channel_id)
             allowed = game is not None and (game.started_by == user_id or can_manage)
             if game is not None and allowed:
-                return await self.end(conn, game, GameStatus.QUIT, now=self.clock(),
-                                      action_id=action_id, by=user_id)
+                return await self.end(conn, game, GameEnding(GameStatus.QUIT, action_id=action_id),
+                                      now=self.clock(), by=user_id)
         # Raised after the commit: an idle game found here stays recorded as abandoned.
         if game is None:
             raise self.no_game(abandoned)
@@ -313,8 +279,8 @@ class GameService:
         async with once(), self.db.transaction() as conn:
             game, abandoned = await self.load_private(conn, user_id)
             if game is not None and game_id in (None, game.id):
-                return await self.end(conn, game, GameStatus.QUIT, now=self.clock(),
-                                      action_id=action_id, by=user_id)
+                return await self.end(conn, game, GameEnding(GameStatus.QUIT, action_id=action_id),
+                                      now=self.clock(), by=user_id)
         raise self.no_game(abandoned, private=True)
 
     async def set_board_message(self, game_id: int, message_id: int) -> None:

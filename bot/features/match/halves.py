@@ -17,7 +17,7 @@ from ...core.clock import Clock, system_clock
 from ...core.enums import GameKind, GameStatus
 from ...core.errors import MatchRunning
 from ...core.matches import INVITATION_SECONDS, MatchRecord, MatchStatus, Side, half_score
-from ...core.records import GameRecord
+from ...core.records import GameRecord, NewGame
 from ...services.games import DEFAULT_IDLE, IdleRule
 from ...store import Connection, GameStore, MatchStore, StatsStore
 
@@ -72,12 +72,12 @@ class HalfRounds:
                       action_id: int | None, kind: GameKind, *, secret: Code | None,
                       started_by: int, setter_id: int | None = None) -> GameRecord:
         challenge = kind is GameKind.CHALLENGE
-        return await self.games.create(
-            conn, guild_id=match.guild_id, channel_id=match.channel_id, kind=kind,
-            rules=match.rules, secret=secret, started_by=started_by, now=now,
+        return await self.games.create(conn, NewGame(
+            kind, match.guild_id, match.channel_id, started_by, match.rules, secret=secret,
             strategy=match.strategy if challenge else None,
-            seed=secure_random.randbelow(2**31) if challenge else 0, action_id=action_id,
-            match_id=match.id, match_half=match.half, setter_id=setter_id)
+            seed=secure_random.randbelow(2**31) if challenge else 0,
+            match_id=match.id, match_half=match.half, setter_id=setter_id,
+            action_id=action_id), now=now)
 
     # ---- the end of a half-round (inside the transaction that ended its game) ----------
     async def on_game_end(self, conn: Connection, game: GameRecord,

@@ -18,7 +18,7 @@ from ...core.codes import read_code
 from ...core.enums import GameStatus
 from ...core.errors import GameAlreadyRunning, MatchRunning, UserError
 from ...core.matches import MatchRecord, MatchStatus
-from ...core.records import GameRecord
+from ...core.records import GameEnding, GameRecord
 from ...services.games import GameService
 from ...store import Connection, StaleWrite, once
 from .halves import HalfRounds
@@ -247,8 +247,9 @@ class MatchService:
                                                 winner=None, now=now, ended_by=user_id,
                                                 action_id=action_id)
             elif game is not None:
-                game = await self.games.end(conn, game, GameStatus.QUIT, now=now,
-                                            action_id=action_id, by=user_id)
+                game = await self.games.end(
+                    conn, game, GameEnding(GameStatus.QUIT, action_id=action_id), now=now,
+                    by=user_id)
                 match = await self.store.get(conn, match.id) or match
             else:
                 match = await self.halves.forfeit(conn, match, user_id, now, action_id)
