@@ -37,7 +37,7 @@ from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
 from .ui.ordering import InteractionOrder
 from .ui.peg_images import peg_images
-from .ui.responses import MastermindTree, UnknownButton, action_labels
+from .ui.responses import MastermindTree, UnknownButton, action_labels, unknown_button
 from .ui.rest_budget import RestBudget, share, trace
 from .ui.translation import CatalogTranslator
 
@@ -59,6 +59,11 @@ _INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-",
 def _answers_an_interaction(task: asyncio.Task) -> bool:
     return task is not asyncio.current_task() and not task.done() and (
         task.get_name().startswith(_INTERACTION_TASKS))
+
+
+def _prefixes(items: tuple[type[discord.ui.DynamicItem[Any]], ...]) -> set[str]:
+    return {prefix for item in items
+            if (prefix := getattr(item, "prefix", None)) and not issubclass(item, UnknownButton)}
 
 
 def _board_size(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
@@ -134,6 +139,9 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             http_trace=trace(self.metrics),
         )
         self._keep_only_modals()
+        #: The prefixes of the buttons registered, and the button answering any other.
+        self._button_prefixes: set[str] = set()
+        self._unknown_button: type[UnknownButton] | None = None
         #: Requests Discord's global limit counts go through this process's share of it.
         self.rest_budget = RestBudget(share(shard_count, shard_ids), counts=self.metrics)
         self.rest_budget.install(self.http)
@@ -152,6 +160,29 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         self.peg_sync: Sync | None = None
         self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
                                   if metrics_port is not None else None)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register buttons (a feature's cog does, as it loads), and answer a click on any
+        other prefix of ours as out of date (:func:`unknown_button`)."""
+        super().add_dynamic_items(*items)
+        self._button_prefixes.update(_prefixes(items))
+        self._answer_unknown_buttons()
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self._button_prefixes.difference_update(_prefixes(items))
+        self._answer_unknown_buttons()
+
+    @property
+    def button_prefixes(self) -> frozenset[str]:
+        """The custom_id prefixes of the buttons registered now."""
+        return frozenset(self._button_prefixes)
+
+    def _answer_unknown_buttons(self) -> None:
+        if self._unknown_button is not None:
+            super().remove_dynamic_items(self._unknown_button)
+        self._unknown_button = unknown_button(self._button_prefixes)
+        super().add_dynamic_items(self._unknown_button)
 
     def _keep_only_modals(self) -> None:
         """Every button of the bot is a ``DynamicItem`` dispatched from its custom_id, so a
@@ -209,7 +240,6 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         self.daily = DailyService(self.games)
         for feature in FEATURES:
             await self.load_extension(feature)
-        self.add_dynamic_items(UnknownButton)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         await self.install_pegs()
