@@ -9,14 +9,19 @@ import itertools
 import pytest
 
 from bot.core.enums import GameKind, GameStatus
-from bot.core.errors import ChannelNotAllowed, MatchRunning, NoGameRunning
+from bot.core.errors import NoGameRunning, UserError
 from bot.core.records import GameRecord, NewGame
+from bot.features.settings.errors import ChannelNotAllowed
 from bot.services.games import GameService, IdleRule
 from bot.store import Connection, Database
 from engine import Rules, code_from_digits
 
 RULES = Rules(4, 6, 10, True)
 _ids = itertools.count(10**15)
+
+
+class Held(UserError):
+    """Another feature holds the channel."""
 
 
 class Clock:
@@ -85,12 +90,12 @@ async def test_hooks_given_when_built_run_in_the_transaction_that_opens_or_ends(
         ended.append((game.id, game.status, by))
 
     async def hold(conn: Connection, channel: int) -> None:
-        if channel in held:
-            raise MatchRunning(object())
+        if channel in held:  # as a match holds its channel
+            raise Held()
 
     games = GameService(db, end_hooks=[on_end], channel_checks=[hold])
     assert games.end_hooks == (on_end,) and games.channel_checks == (hold,)
-    with pytest.raises(MatchRunning):
+    with pytest.raises(Held):
         await open_game(games, 7, 300)
     game = await open_game(games, 7, 301)
     await games.quit(channel_id=301, user_id=1, can_manage=False, action_id=next(_ids))

@@ -15,8 +15,9 @@ import dbtools
 import pytest
 
 from bot.core.enums import GameKind
-from bot.core.errors import AlreadyDone, AlreadyGuessed, GameAlreadyRunning
+from bot.core.errors import AlreadyDone, GameAlreadyRunning
 from bot.core.records import NewGame
+from bot.features.breaker.errors import AlreadyGuessed
 from bot.features.breaker.service import BreakerService
 from bot.features.daily.service import DailyService, secret_for
 from bot.services.games import GameService

@@ -11,10 +11,11 @@ from engine import Code, Rules, draw_secret, example, score_codes
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus, Which
-from ...core.errors import AlreadyGuessed, GameMovedOn, NotYourTurn, TooLate, WrongKindOfGame
+from ...core.errors import WrongKindOfGame
 from ...core.records import GameEnding, GameRecord, NewGame
 from ...services.games import GameService, Opened
 from ...store import Connection, once
+from .errors import AlreadyGuessed, GameMovedOn, NotYourTurn, TooLate
 
 #: A guess this soon after someone won is answered "too late" rather than "no game".
 LATE_GUESS_WINDOW = 600.0

@@ -29,20 +29,17 @@ from engine import (
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
-from ...core.errors import (
-    AlreadyDone,
-    GameOver,
+from ...core.errors import AlreadyDone, GameOver, NoGameRunning, WrongKindOfGame
+from ...core.records import GameEnding, GameRecord, NewGame, ReplyRecord
+from ...services.games import GameService
+from ...store import INTEGRITY_ERRORS, ReplyStore, StaleWrite, is_duplicate_action, once
+from .errors import (
     ImpossibleReply,
-    NoGameRunning,
     NothingToTakeBack,
     NotYourChallenge,
     OutOfDate,
     RepliesContradict,
-    WrongKindOfGame,
 )
-from ...core.records import GameEnding, GameRecord, NewGame, ReplyRecord
-from ...services.games import GameService
-from ...store import INTEGRITY_ERRORS, ReplyStore, StaleWrite, is_duplicate_action, once
 from .solvers import SolverCache
 
 

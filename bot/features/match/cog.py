@@ -41,6 +41,7 @@ from ..challenge.service import ChallengeService, ChallengeState
 from ..picker import close, register, show
 from ..settings.cog import rules_for
 from .buttons import MatchAction, MatchButton
+from .errors import BadOpponent
 from .picking import (
     MatchCodePurpose,
     SetterGamePurpose,
@@ -56,7 +57,7 @@ from .render import (
     scoreboard_view,
     setter_note,
 )
-from .service import BadOpponent, MatchService, MatchView
+from .service import MatchService, MatchView
 
 
 class MatchCog(commands.Cog, name="match"):

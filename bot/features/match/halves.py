@@ -15,11 +15,11 @@ from engine import Code, draw_secret
 
 from ...core.clock import Clock, system_clock
 from ...core.enums import GameKind, GameStatus
-from ...core.errors import MatchRunning
 from ...core.matches import INVITATION_SECONDS, MatchRecord, MatchStatus, Side, half_score
 from ...core.records import GameRecord, NewGame
 from ...services.games import DEFAULT_IDLE, IdleRule
 from ...store import Connection, GameStore, MatchStore, StatsStore
+from .errors import MatchRunning
 
 
 class HalfRounds:

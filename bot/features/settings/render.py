@@ -14,9 +14,9 @@ import discord
 from engine import InvalidRules, Rules
 from i18n import tr
 
-from ...core.errors import BadSetting, ChannelNotAllowed
 from ...store.settings import SettingChange
 from ...ui.messages import hours, mention, says
+from .errors import BadSetting, ChannelNotAllowed
 from .service import LANGUAGES, ServerSettings, describe, server_language_words
 
 Words = Callable[[], str]

@@ -15,10 +15,10 @@ from engine import CLASSIC, InvalidRules, Rules
 from i18n import SHIPPED, speaking, tr, trn
 
 from ...core.clock import Clock, system_clock
-from ...core.errors import BadSetting, ChannelNotAllowed
 from ...store import Database, once
 from ...store.settings import SettingChange, SettingsStore
 from ...ui.messages import hours
+from .errors import BadSetting, ChannelNotAllowed
 
 MAX_CHANNELS = 25
 LOG_LINES = 8
