@@ -7,7 +7,7 @@ import discord
 from engine import Code, example, format_code
 from i18n import tr, trn
 
-from ...store.daily import DailyPlay
+from ...core.records import DailyPlay
 from ...ui.messages import mention, player_name, says
 from ...ui.pegs import code_line, feedback_row, legend, share_rows
 from ..analysis.buttons import AnalyseButton

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from engine import CLASSIC, Code, draw_secret, example, score_codes
 
 from ...core.codes import read_code
+from ...core.enums import DailyStatus
+from ...core.records import DailyPlay
 from ...core.results import utc
 from ...services.games import GameService
 from ...store import StaleWrite, once
-from ...store.daily import DailyPlay, DailyRow, DailyStore
+from ...store.daily import DailyRow, DailyStore
 from ..stats.service import streaks
 from .errors import DailyAlreadyPlayed, DailyNotFinished, DailyOver, DailyRaced, DailyRepeat
 
@@ -117,8 +119,8 @@ class DailyService:
                     raise DailyRepeat(earlier)
                 feedback = score_codes(self.secret(day), code)
                 turns = (len(play.guesses) if play else 0) + 1
-                finish = ("won" if feedback.is_win(DAILY_RULES.pegs) else
-                          "lost" if turns >= DAILY_RULES.max_guesses else None)
+                finish = (DailyStatus.WON if feedback.is_win(DAILY_RULES.pegs) else
+                          DailyStatus.LOST if turns >= DAILY_RULES.max_guesses else None)
                 play = await self.store.add_guess(
                     conn, play, day=day, user_id=user_id, guild_id=guild_id, code=code,
                     feedback=feedback, finish=finish, now=now, action_id=action_id)

@@ -9,11 +9,12 @@ import discord
 from i18n import tr, trn
 
 from ...core.enums import CRACK_MODES, Mode, Period
+from ...core.records import Standing
 from ...core.results import MIN_CHALLENGES
 from ...ui.messages import player_name, says
 from .errors import BadSize, NotYourPrompt
 from .formats import decimal, percent, whole
-from .service import LeaderboardPage, PlayerStats, Standing
+from .service import LeaderboardPage, PlayerStats
 
 #: Each period's and board's name, in the reader's language (called where shown).
 PERIOD_NAMES: dict[Period, Callable[[], str]] = {
