@@ -7,7 +7,7 @@ import functools
 import inspect
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, fields
-from typing import Any, Optional, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -98,7 +98,7 @@ def with_rule_options(callback: CallbackT) -> CallbackT:
            if p.annotation is not p.empty else p for p in signature.parameters.values()]
     at = [p.name for p in own].index("asked")
     offered = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
-                                 annotation=Optional[kind])  # noqa: UP045 (a runtime value)
+                                 annotation=kind | None)
                for name, kind in _RULE_TYPES.items()]
 
     @functools.wraps(callback)
