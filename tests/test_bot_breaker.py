@@ -7,7 +7,9 @@ under tests/fake_discord) with a real SQLite file.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
+import dbtools
 import pytest
 from conftest import secret_of, snapshot, without_drawn_pegs
 
@@ -41,6 +43,33 @@ async def test_commands_are_synced_with_ranges(fake_discord, start_bot):
     ranges = {o["name"]: (o.get("min_value"), o.get("max_value")) for o in new["options"]}
     assert ranges == {"pegs": (2, 8), "colors": (2, 9), "max_guesses": (1, 20),
                       "repeats": (None, None), "setter": (None, None), "private": (None, None)}
+
+
+async def test_every_command_that_starts_a_game_offers_the_same_rule_options(
+        fake_discord, start_bot, world, db_path):
+    """/mastermind new, /challenge and /match take their rule options from one definition
+    (``with_rule_options``): the same names, types, ranges and descriptions, in the same
+    order, and the options given reach the game."""
+    await start_bot()
+    names = {c["name"]: c for c in fake_discord.commands}
+    new = next(o for o in names["mastermind"]["options"] if o["name"] == "new")
+    rule_names = ["pegs", "colors", "max_guesses", "repeats"]
+
+    def rule_options(command: dict) -> list[dict]:
+        return [o for o in command["options"] if o["name"] in rule_names]
+
+    offered = [rule_options(c) for c in (new, names["challenge"], names["match"])]
+    assert [o["name"] for o in offered[0]] == rule_names
+    assert offered[0] == offered[1] == offered[2]
+    assert all(o.get("description_localizations") for o in offered[0])  # translated
+
+
+async def test_rule_options_given_reach_the_game(fake_discord, start_bot, world, db_path):
+    bot = await start_bot()
+    await new_game(fake_discord, bot, world, pegs=5, repeats=False)
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
+        row = conn.execute("SELECT pegs, colors, max_guesses, repeats FROM games").fetchone()
+    assert tuple(row) == (5, 6, 10, 0)  # the rest: the server's default rules
 
 
 @pytest.mark.both_databases
