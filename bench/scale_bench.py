@@ -135,6 +135,16 @@ async def start(server: FakeDiscordServer, db: str, shard_ids: str | None, cwd: 
     return BotProcess(proc)
 
 
+def busiest(times: list[float]) -> int:
+    """The most of these (sorted) times in any one-second window."""
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while times[first] <= at - 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
 def profile_report(paths: list[Path]) -> str:
     """Where the bots' write transactions spent their time (bench/timed_bot.py's files)."""
     phases: dict[str, list[float]] = {}
@@ -142,6 +152,10 @@ def profile_report(paths: list[Path]) -> str:
         for name, values in json.loads(path.read_text()).items():
             phases.setdefault(name, []).extend(values)
     lines = []
+    sent = sorted(phases.pop("rest: sent at", []))
+    if sent:
+        lines.append(f"        REST as the bots sent it: busiest second {busiest(sent)} "
+                     f"({len(sent)} in all, the whole run)")
     for name, values in sorted(phases.items()):
         if not values:
             continue
@@ -317,8 +331,8 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true",
                         help="time the bots' write transactions (bench/timed_bot.py)")
     parser.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
-                        help="before each run, wait up to this long for the machine to be "
-                             "quiet (other work under 25%% of the CPU)")
+                        help="before each round (the layouts in turn), wait up to this long "
+                             "for the machine to be quiet (other work under 25%% of the CPU)")
     parser.add_argument("--variant", default="",
                         help="PostgreSQL store changes to try: global-lock (every write "
                              "holds the whole database, as before; see bench/timed_bot.py)")
@@ -333,7 +347,10 @@ def main() -> None:
     results: dict[tuple[float, str], list[dict[str, float]]] = {}
     folder = Path(tempfile.mkdtemp(prefix="scale-bench-"))  # SQLite files, PostgreSQL's data
     try:
-        for _, pace, layout in itertools.product(range(args.repeat), paces, layouts):
+        for _, pace, (turn, layout) in itertools.product(range(args.repeat), paces,
+                                                         enumerate(layouts)):
+            if turn == 0:  # a quiet start for each round; its layouts then run back to back
+                wait_idle(args.wait_idle)
             layout, _, variant = layout.partition("+")
             args.variant = variant or base_variant
             if layout not in LAYOUTS:
@@ -347,7 +364,6 @@ def main() -> None:
             else:
                 db = f"sqlite:///{tempfile.mkdtemp(prefix='sqlite-', dir=folder)}/bench.sqlite3"
                 pid = None
-            wait_idle(args.wait_idle)
             print(f"        (load average {os.getloadavg()[0]:.1f})", flush=True)
             label = f"{layout}+{args.variant}" if args.variant else layout
             results.setdefault((pace, label), []).append(

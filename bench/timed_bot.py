@@ -15,7 +15,8 @@ designs in one run: ``global-lock`` (every write transaction holds the whole dat
 before per-channel locks), ``old-swap`` (the live board's swap as a read-then-write
 transaction of its own, as before migration 014; with ``global-lock`` it holds the whole
 database too). ``global-lock,old-swap`` is the design this bench measured at 132
-interactions a second.
+interactions a second. ``lazy-pool``: the pools open one connection at start and the rest
+as writes need them (as before they opened at full size).
 """
 
 from __future__ import annotations
@@ -116,6 +117,15 @@ def _variant(names: set[str]) -> None:
         PgTransaction.per_key = False
     if "old-swap" in names:
         GameStore.swap_board = _old_swap  # type: ignore[method-assign]
+    if "lazy-pool" in names:
+        import asyncpg
+
+        opened_at_start = asyncpg.create_pool
+
+        def lazy_pool(*args: Any, **kwargs: Any) -> Any:
+            return opened_at_start(*args, **{**kwargs, "min_size": 1})
+
+        asyncpg.create_pool = lazy_pool
 
 
 async def _old_swap(self: GameStore, conn: Any, game_id: int, message_id: int, turn: int
@@ -139,6 +149,32 @@ async def _old_swap(self: GameStore, conn: Any, game_id: int, message_id: int, t
     return previous, shown if shown is not None else turn
 
 
+#: When each REST request the global limit counts left this process (time.monotonic: one
+#: clock for every process on the machine, the fake Discord's too).
+SENT = "rest: sent at"
+
+
+def _time_sends() -> None:
+    """Record when the bot sends what Discord's global limit counts (before bot.app is
+    imported, so the bot's trace is this one)."""
+    from bot.ui import rest_budget
+
+    make = rest_budget.trace
+
+    def trace(counts: Any) -> Any:
+        config = make(counts)
+
+        async def sent(session: Any, context: Any, params: Any) -> None:
+            path = params.url.path
+            if "/interactions/" not in path and "/webhooks/" not in path:
+                phases[SENT].append(time.monotonic())
+
+        config.on_request_start.append(sent)
+        return config
+
+    rest_budget.trace = trace  # type: ignore[assignment]
+
+
 def _dump() -> None:
     target = os.environ.get("BENCH_PROFILE")
     if target:
@@ -152,6 +188,7 @@ def main() -> int:
     variant = {v.strip() for v in os.environ.get("BENCH_VARIANT", "").split(",") if v.strip()}
     if variant:
         _variant(variant)
+    _time_sends()
     atexit.register(_dump)
     from bot.__main__ import main as bot_main
 

@@ -21,6 +21,7 @@ from fake_discord.harness import FakeDiscord
 
 from bot.app import MastermindBot
 from bot.core.errors import UserError
+from bot.store.transaction import PgTransaction
 from bot.ui.app_emoji import emoji_name
 from bot.ui.peg_images import peg_images
 
@@ -49,6 +50,17 @@ def fake_discord_options():
                           app_commands.CommandSignatureMismatch, UserError),
         "error_loggers": ("discord", "bot"),
     }
+
+
+@pytest.fixture(autouse=True)
+def locks_in_order(monkeypatch):
+    """A write taking its PostgreSQL locks in an order that could make two transactions
+    wait for each other (bot/store/locks.py) fails the test, wherever it is caught."""
+
+    def fail(problem: str) -> None:
+        raise AssertionError(f"write locks out of order: {problem}")
+
+    monkeypatch.setattr(PgTransaction, "out_of_order", staticmethod(fail))
 
 
 @pytest.fixture

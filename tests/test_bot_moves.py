@@ -11,6 +11,7 @@ import pytest
 from conftest import board_title, secret_of, snapshot
 from test_bot_challenge import answer, game_id, pending, start
 
+from bot.store import ReplyStore
 from engine import score
 
 
@@ -44,11 +45,10 @@ async def test_two_feedbacks_sent_together_answer_only_the_guess_shown(
     assert len(stale) == 1 and len(shown) == 1
     told = stale[0].messages[-1].embed["description"]
     assert "Nothing was stored" in told
-    # It typed, so it hears of the other reply, not of a button (issue 20).
-    # KNOWN DEFECT (PostgreSQL's per-game locks): the loser may read the board after the
-    # winner's commit and then names guess 2 ("Another reply to guess 2 ..."), which is wrong;
-    # what it must say in every order is that nothing of it was stored.
-    assert "Another reply to guess" in told and "Nothing was stored from yours" in told, told
+    # It typed, so it hears of the other reply to the guess it saw, not of a button (issue
+    # 20), in every order: on PostgreSQL it may read the game's row before the other's
+    # commit and the replies after it.
+    assert "Another reply to guess 1 " in told and "Nothing was stored from yours" in told, told
     assert "button" not in told and "click" not in told
     assert replies(db_path) == [(1, 0, 1, 0)]
     assert pending(shown[0].original)[0] == 2
@@ -56,6 +56,38 @@ async def test_two_feedbacks_sent_together_answer_only_the_guess_shown(
     later = await feedback(fake_discord, bot, world, 0, 0)
     assert not later.ephemeral and pending(later.original)[0] == 3
     assert [r[0] for r in replies(db_path)] == [1, 2]
+    fake_discord.assert_no_violations()
+
+
+@pytest.mark.both_databases
+async def test_a_feedback_that_reads_the_board_across_another_reply_names_the_guess_it_saw(
+    fake_discord, start_bot, world, db_path, monkeypatch
+):
+    """Two ``/feedback`` sent together: the first reads the game's row (guess 1 on the
+    board), and its replies only after the second was stored (the two reads are apart on
+    PostgreSQL, and on SQLite's read connection too). It answered guess 1 and is told so."""
+    bot = await start_bot()
+    await start(fake_discord, bot, world)
+    paused, resume = asyncio.Event(), asyncio.Event()
+    read_replies = ReplyStore.standing
+
+    async def standing_after_the_other(self, conn, game_id):
+        if not paused.is_set():  # the first read of the replies: the slow one's
+            paused.set()
+            await resume.wait()
+        return await read_replies(self, conn, game_id)
+
+    monkeypatch.setattr(ReplyStore, "standing", standing_after_the_other)
+    slow = asyncio.create_task(feedback(fake_discord, bot, world, 0, 1))
+    await asyncio.wait_for(paused.wait(), 5)
+    quick = await feedback(fake_discord, bot, world, 0, 1)
+    assert pending(quick.original)[0] == 2
+    resume.set()
+    stale = await slow
+    assert out_of_date(stale)
+    told = stale.messages[-1].embed["description"]
+    assert "Another reply to guess 1 " in told and "Nothing was stored from yours" in told, told
+    assert replies(db_path) == [(1, 0, 1, 0)]
     fake_discord.assert_no_violations()
 
 

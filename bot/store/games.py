@@ -151,7 +151,7 @@ class GameStore:
         await locks.hold(conn, key)
         game = await self._one(conn, "id = ?", (game_id,))
         if game is not None:
-            locks.found(conn, key, game.channel_id)
+            locks.found(conn, key, locks.of_game(game))
         return game
 
     async def latest_in_channel(
@@ -215,7 +215,8 @@ class GameStore:
 
     async def create(self, conn: Connection, new: NewGame, *, now: float) -> GameRecord:
         """Insert the game ``new`` describes, running from ``now``; one statement."""
-        await locks.hold(conn, locks.channel(new.channel_id))
+        await locks.hold(conn, locks.private(new.started_by) if new.private
+                         else locks.channel(new.channel_id))
         values = {**_columns(new, _OPENED_BY), "status": GameStatus.ACTIVE.value,
                   "created_at": now, "updated_at": now}
         async with conn.execute(

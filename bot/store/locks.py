@@ -1,5 +1,5 @@
-"""What a write transaction locks on PostgreSQL: the channel its game or match lives in, or
-the player whose daily play it writes, never the whole database.
+"""What a write transaction locks on PostgreSQL: the channel its game or match lives in, the
+player whose private game or daily play it writes, never the whole database.
 
 Every write that reads, checks, then writes (the next turn, a board swap, ending a game)
 names what it touches before its first statement, through these helpers; the store's SQL
@@ -8,12 +8,25 @@ do nothing: SQLite has one writer at a time anyway. A transaction that names not
 its first statement (migrations, ``copy-db``, the stats rebuild, a settings change) holds
 the whole database, as every write did before.
 
-Everything of one game or match is in one channel, so a transaction holds one key; where it
-holds more they are taken in sorted order (no two transactions wait for each other). What
-spans channels holds with constraints instead: one running game and one running match per
-channel (partial unique indexes, re-read under the channel's key), one daily play per
-player and day (its primary key, under the player's key), leaderboard totals and the daily
-tally (``ON CONFLICT`` upserts written in key order), exactly once (the ``*_once`` keys).
+**No two transactions wait for each other.** Keys are taken in one global order: by rank
+(a player's daily play, then a player's private game, then a channel), and within one call
+by name. A transaction may add keys later (a move in a channel first looks for the player's
+private game, then at the channel's game), but only of a higher rank than every key it
+holds; keys of one rank are taken together, in one sorted call, or not at all. So a
+transaction that waits for a key holds only keys ranked below it, and whoever holds that
+key waits (if at all) for keys ranked above it: no cycle can close. A key found by a lookup
+(a game or match by its id) may be a channel or a private game's player: it ranks as
+a channel and is taken alone, or not after anything else. :class:`PgTransaction` checks the
+rule as keys are taken (``tests`` make a breach fail).
+
+A private game is its player's, not its channel's (the channel's one running game is the
+shared one): its writes hold the player's ``private`` key. A match and its half-rounds'
+games are in its channel: holding that channel covers them. What spans channels holds with
+constraints instead: one running game and one running match per channel (partial unique
+indexes, re-read under the channel's key), one private game per player (a partial unique
+index, under the player's key), one daily play per player and day (its primary key, under
+the player's key), leaderboard totals and the daily tally (``ON CONFLICT`` upserts written
+in key order), exactly once (the ``*_once`` keys).
 """
 
 from __future__ import annotations
@@ -29,20 +42,32 @@ if TYPE_CHECKING:
     from ..core.records import GameRecord
 
 
+#: Ranks, in the order keys are taken (see the module's doc).
+DAILY, PRIVATE, CHANNEL = 0, 1, 2
+
+
 @dataclass(frozen=True, order=True)
 class Key:
-    """One advisory lock: ``name`` tells keys apart (and orders them); ``sql`` is the SQL
-    expression of the lock's number, evaluated by the server when it is taken (a game's
-    channel is looked up in the same round trip); ``aliases`` are other names of the same
-    lock (a game's channel is also that game's), so holding any of them is enough."""
+    """One advisory lock: ``rank`` and ``name`` order keys (and tell them apart); ``sql`` is
+    the SQL expression of the lock's number, evaluated by the server when it is taken (a
+    game's channel is looked up in the same round trip); ``aliases`` are other names of the
+    same lock (a game's channel is also that game's), so holding any of them is enough;
+    ``lookup``: which lock it is depends on a row (see the module's doc)."""
 
+    rank: int
     name: str
     sql: str
     aliases: tuple[str, ...] = ()
+    lookup: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
+
+    @property
+    def lowest(self) -> int:
+        """The lowest rank the lock may turn out to have (a lookup: a private game's)."""
+        return PRIVATE if self.lookup else self.rank
 
 
 def _hashed(scope: str, value_sql: str) -> str:
@@ -50,48 +75,50 @@ def _hashed(scope: str, value_sql: str) -> str:
     return f"hashtextextended('mastermind:{scope}:' || ({value_sql})::text, 0)"
 
 
+#: A game row's own lock, as SQL over its columns: its player's if private, else its channel's.
+_GAME_LOCK = (f"CASE WHEN g.private = 1 THEN {_hashed('private', 'g.started_by')}"
+              f" ELSE {_hashed('channel', 'g.channel_id')} END")
+
+
 def channel(channel_id: int) -> Key:
-    return Key(f"channel:{int(channel_id)}", _hashed("channel", str(int(channel_id))))
-
-
-def of_game(game: GameRecord) -> Key:
-    """A game as read: its channel, known without a lookup."""
-    return Key(f"channel:{int(game.channel_id)}", _hashed("channel", str(int(game.channel_id))),
-               (f"game:{int(game.id)}",))
-
-
-def of_match(match: MatchRecord) -> Key:
-    return Key(f"channel:{int(match.channel_id)}",
-               _hashed("channel", str(int(match.channel_id))), (f"match:{int(match.id)}",))
-
-
-def game(game_id: int) -> Key:
-    """The channel of a game (a game never moves; a missing one locks nothing)."""
-    return Key(f"game:{int(game_id)}", _hashed(
-        "channel", f"SELECT channel_id FROM games WHERE id = {int(game_id)}"))
-
-
-def match(match_id: int) -> Key:
-    """The channel of a match (its half-rounds are games in the same channel)."""
-    return Key(f"match:{int(match_id)}", _hashed(
-        "channel", f"SELECT channel_id FROM matches WHERE id = {int(match_id)}"))
-
-
-def reply(reply_id: int) -> Key:
-    """The channel of the challenge a reply belongs to."""
-    return Key(f"reply:{int(reply_id)}", _hashed(
-        "channel", "SELECT g.channel_id FROM challenge_replies r JOIN games g"
-                   f" ON g.id = r.game_id WHERE r.id = {int(reply_id)}"))
+    return Key(CHANNEL, f"channel:{int(channel_id)}",
+               _hashed("channel", str(int(channel_id))))
 
 
 def private(user_id: int) -> Key:
     """A player's private games (one running at a time, whichever channel it started in)."""
-    return Key(f"private:{int(user_id)}", _hashed("private", str(int(user_id))))
+    return Key(PRIVATE, f"private:{int(user_id)}", _hashed("private", str(int(user_id))))
 
 
 def daily(user_id: int) -> Key:
     """A player's daily plays (one play per day, across servers)."""
-    return Key(f"daily:{int(user_id)}", _hashed("daily", str(int(user_id))))
+    return Key(DAILY, f"daily:{int(user_id)}", _hashed("daily", str(int(user_id))))
+
+
+def of_game(game: GameRecord) -> Key:
+    """A game as read, known without a lookup: its player's private key, or its channel
+    (also its match's: a match's games are in its channel)."""
+    also = (f"game:{int(game.id)}",) + (
+        (f"match:{int(game.match_id)}",) if game.match_id is not None else ())
+    own = private(game.started_by) if game.private else channel(game.channel_id)
+    return Key(own.rank, own.name, own.sql, also)
+
+
+def of_match(match: MatchRecord) -> Key:
+    own = channel(match.channel_id)
+    return Key(CHANNEL, own.name, own.sql, (f"match:{int(match.id)}",))
+
+
+def game(game_id: int) -> Key:
+    """A game's own lock, looked up (a game never moves; a missing one locks nothing)."""
+    return Key(CHANNEL, f"game:{int(game_id)}",
+               f"(SELECT {_GAME_LOCK} FROM games g WHERE g.id = {int(game_id)})", lookup=True)
+
+
+def match(match_id: int) -> Key:
+    """The channel of a match (its half-rounds are games in the same channel)."""
+    return Key(CHANNEL, f"match:{int(match_id)}", _hashed(
+        "channel", f"SELECT channel_id FROM matches WHERE id = {int(match_id)}"), lookup=True)
 
 
 async def hold(conn: Connection, *keys: Key) -> None:
@@ -100,10 +127,11 @@ async def hold(conn: Connection, *keys: Key) -> None:
         await conn.hold(*keys)
 
 
-def found(conn: Connection, key: Key, channel_id: int) -> None:
-    """``key`` (held) turned out to be channel ``channel_id``'s lock: so it is held too."""
+def found(conn: Connection, key: Key, *same: Key) -> None:
+    """``key`` (held) turned out to be the same lock as ``same`` (a game found by its id is
+    its channel's, or its player's): so they are held too."""
     if isinstance(conn, PgTransaction) and conn.holds(key):
-        conn.held.add(channel(channel_id).name)
+        conn.held.update(name for other in same for name in other.names)
 
 
 async def alone(conn: Connection) -> None:

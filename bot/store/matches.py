@@ -51,7 +51,7 @@ class MatchStore:
         await locks.hold(conn, key)
         match = await self._one(conn, "id = ?", (match_id,))
         if match is not None:
-            locks.found(conn, key, match.channel_id)
+            locks.found(conn, key, locks.of_match(match))
         return match
 
     async def running_in_channel(self, conn: Connection, channel_id: int
@@ -69,7 +69,10 @@ class MatchStore:
             " ORDER BY status = 'active' DESC, id DESC LIMIT 1", (match_id, half),
         ) as cur:
             row = await cur.fetchone()
-        return await self.games.get(conn, row[0]) if row else None
+        if row is None:
+            return None
+        locks.found(conn, locks.match(match_id), locks.game(row[0]))  # in the match's channel
+        return await self.games.get(conn, row[0])
 
     async def finished_ids(self, conn: Connection) -> list[int]:
         async with conn.execute(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import Code, Feedback, code_from_digits, format_code
 
-from ..core.records import ReplyRecord
+from ..core.records import GameRecord, ReplyRecord
 from . import locks
 from .connection import Connection, Row
 
@@ -67,10 +67,11 @@ class ReplyStore:
         assert row is not None
         return ReplyRecord(row[0], turn, guess, feedback, player_id, now)
 
-    async def take_back(self, conn: Connection, reply: ReplyRecord, now: float,
-                        action_id: int | None = None) -> bool:
-        """Mark a standing reply taken back; False when it already was (a repeated click)."""
-        await locks.hold(conn, locks.reply(reply.id))
+    async def take_back(self, conn: Connection, game: GameRecord, reply: ReplyRecord,
+                        now: float, action_id: int | None = None) -> bool:
+        """Mark a standing reply of ``game`` taken back; False when it already was (a
+        repeated click)."""
+        await locks.hold(conn, locks.of_game(game))
         cur = await conn.execute(
             "UPDATE challenge_replies SET taken_back_at = ?, taken_back_by = ?"
             " WHERE id = ? AND taken_back_at IS NULL",

@@ -18,7 +18,7 @@ class OutOfDate(UserError):
     a ``/feedback`` typed before the guess it would answer was shown)."""
 
     def __init__(self, game: GameRecord, given_turn: int | None, *, action: str = "reply",
-                 raced: bool = False):
+                 raced: bool = False, turn_seen: int | None = None):
         super().__init__("that board is out of date")
         #: The game as the action read it.
         self.game = game
@@ -28,6 +28,8 @@ class OutOfDate(UserError):
         self.action = action
         #: True when another action was stored between this one's check and its write.
         self.raced = raced
+        #: A typed action that lost a race: the turn of the guess it saw and answered.
+        self.turn_seen = turn_seen
 
 
 class ImpossibleReply(UserError):

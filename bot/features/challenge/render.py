@@ -349,7 +349,7 @@ def _out_of_date(error: OutOfDate) -> str:
     if turn is None and error.raced:
         return tr("Another reply to guess {current} was stored a moment before yours. Nothing "
                   "was stored from yours: the latest board in this channel shows my next "
-                  "guess.", current=current)
+                  "guess.", current=error.turn_seen or current)
     if turn is None:
         return tr("My guess {current} went up after you typed that, so your reply would "
                   "answer a guess you hadn't seen. Nothing was stored: look at {latest} and "

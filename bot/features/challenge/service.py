@@ -77,6 +77,21 @@ class Reply:
     #: The turn its button named; None when typed (``/feedback``).
     turn: int | None = None
 
+    @property
+    def turn_seen(self) -> int:
+        """The turn of the guess it answers: its button's, or the one on the board when it
+        was typed. On PostgreSQL the game's row and its replies are two reads, and another
+        reply may commit between them: the replies then already hold the one that answered
+        the guess the row still shows (a guess once answered is never guessed again)."""
+        if self.turn is not None:
+            return self.turn
+        answered = [r.turn for r in self.game.replies if r.guess == self.game.pending_guess]
+        return answered[-1] if answered else len(self.game.replies) + 1
+
+    def raced(self) -> OutOfDate:
+        """Another reply to the same guess was stored first: this one is refused."""
+        return OutOfDate(self.game, self.turn, raced=True, turn_seen=self.turn_seen)
+
 
 @dataclass(frozen=True)
 class Reveal:
@@ -214,7 +229,7 @@ class ChallengeService:
         game = reply.game
         async with self.solvers.locked(game.id):
             if self.solvers.newer_than(game):
-                raise OutOfDate(game, reply.turn, raced=True)
+                raise reply.raced()
             session = await self.solvers.session_for(game)
             guess = game.pending_guess or await self.solvers.run(session.next_guess)
             answer = (reply.feedback if isinstance(reply.feedback, Feedback)
@@ -245,12 +260,12 @@ class ChallengeService:
                         game = await games.end(conn, game, ending, now=now)
             except StaleWrite:
                 self.solvers.drop(game.id)
-                raise OutOfDate(reply.game, reply.turn, raced=True) from None
+                raise reply.raced() from None
             except INTEGRITY_ERRORS as exc:
                 self.solvers.drop(game.id)
                 if is_duplicate_action(exc):
                     raise AlreadyDone() from None
-                raise OutOfDate(reply.game, reply.turn, raced=True) from None
+                raise reply.raced() from None
             if won:
                 self.solvers.drop(game.id)
             else:
@@ -281,7 +296,7 @@ class ChallengeService:
             mark = self._next_mark(game)
             try:
                 async with once(), games.db.transaction() as conn:
-                    if not await self.replies.take_back(conn, last, now, action_id):
+                    if not await self.replies.take_back(conn, game, last, now, action_id):
                         raise StaleWrite()
                     game = await games.store.advance(
                         conn, game.with_changes(replies=game.replies[:-1]),
