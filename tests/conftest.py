@@ -18,6 +18,8 @@ import pytest
 from dbtools import PostgresServer, connect
 from discord import app_commands
 from fake_discord.harness import FakeDiscord
+from fake_discord.server import FakeDiscordServer
+from fake_discord.state import DiscordState
 
 from bot.app import MastermindBot
 from bot.core.errors import UserError
@@ -63,6 +65,19 @@ def locks_in_order(monkeypatch):
     monkeypatch.setattr(PgTransaction, "out_of_order", staticmethod(fail))
 
 
+def holding_the_pegs(state: DiscordState) -> DiscordState:
+    """``state`` as Discord keeps it for an app that has run before: with the drawn pegs."""
+    for image in peg_images():
+        state.app_emoji.add(emoji_name(image), image.png)
+    return state
+
+
+def discord_server() -> FakeDiscordServer:
+    """The loopback fake Discord that ``python -m bot`` connects to, for an app that has run
+    before (:func:`holding_the_pegs`)."""
+    return FakeDiscordServer(holding_the_pegs(DiscordState()))
+
+
 @pytest.fixture
 async def fake_discord(fake_clock, fake_discord_options, request):
     """The fake Discord of an app that has run before: it already holds the drawn pegs, as
@@ -70,8 +85,7 @@ async def fake_discord(fake_clock, fake_discord_options, request):
     budget paces over most of a second). A test of that first start is marked ``fresh_app``."""
     fake = FakeDiscord(**{"clock": fake_clock, **fake_discord_options})
     if request.node.get_closest_marker("fresh_app") is None:
-        for image in peg_images():
-            fake.state.app_emoji.add(emoji_name(image), image.png)
+        holding_the_pegs(fake.state)
     try:
         yield fake
     finally:

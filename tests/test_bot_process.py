@@ -23,6 +23,7 @@ from typing import Any
 
 import asyncpg
 import pytest
+from conftest import discord_server
 from dbtools import connect, is_postgres, run
 from fake_discord.models import FakeGuild
 from fake_discord.server import FakeDiscordServer
@@ -273,7 +274,7 @@ async def test_play_kill_restart_and_win(tmp_path: Path, db_path: Path | str) ->
     (SQLite: in a folder not made yet.)"""
     db = bot_database(db_path if is_postgres(db_path) else tmp_path / "data" / "games.sqlite3")
     logs: list[str] = []
-    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         state = server.state
         guild = state.create_guild("Smoke Guild")
         channel = next(iter(guild.channels.values()))
@@ -397,7 +398,7 @@ async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path, db_path
                                                          ) -> None:
     token = "MTIzNDU2Nzg5.rejected.sEcReT-t0ken-value"
     db = bot_database(db_path if is_postgres(db_path) else tmp_path / "db.sqlite3")
-    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         guild = server.state.create_guild("Guild")
         env = bot_env(server, db, guild, DISCORD_TOKEN=token)
         async with bot_process(env, tmp_path) as bot:
@@ -423,7 +424,7 @@ async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path, db_path
 async def test_token_from_dotenv_file(tmp_path: Path, db_path: Path | str) -> None:
     db = bot_database(db_path if is_postgres(db_path) else tmp_path / "from-dotenv.sqlite3")
     ((variable, where),) = database_env(db).items()
-    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         guild = server.state.create_guild("Dotenv Guild")
         (tmp_path / ".env").write_text(
             "# settings\n"
@@ -452,7 +453,7 @@ async def test_token_from_dotenv_file(tmp_path: Path, db_path: Path | str) -> No
 async def test_sigint_shuts_down_cleanly_and_closes_the_database(tmp_path: Path,
                                                                  db_path: Path | str) -> None:
     db = bot_database(db_path if is_postgres(db_path) else tmp_path / "sigint.sqlite3")
-    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         guild = server.state.create_guild("Sigint Guild")
         alice = server.state.create_user("alice")
         async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
