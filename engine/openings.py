@@ -1,0 +1,170 @@
+"""Opening books, built offline by one step of policy improvement over the lookahead.
+
+At each node of the book, a few dozen candidates (the lookahead's own choice, then the
+best of the greedy rankings, one per shape of split) are each played out to the end *by
+the lookahead itself*, exactly as live games would play them, and the candidate with the
+fewest guesses in total is kept. The lookahead's greedy completions misjudge large sets
+(they guess possible codes only); playing the real strategy out does not. Because the
+lookahead's own choice is always a candidate, each node is at least as good as the
+lookahead alone, and so, node by node from the top, is the whole book.
+
+Sizes too large to play out every code (6x9) count guesses over a seeded sample of the
+secrets at each node; the decisions below still see every possible code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .lookahead import LookaheadBudget, lookahead_decision, rank_candidates
+from .rules import Rules
+from .solver import history_key
+from .space import CodeSpace, space_for
+from .strategies import first_move_candidates, rng_for
+
+History = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class BookPlan:
+    """What one size's book holds and how hard its builder looks."""
+
+    pegs: int
+    colors: int
+    #: Candidates played out at each depth of the book (its length is the book's depth;
+    #: 0 at the first guess: every distinct first guess).
+    candidates: tuple[int, ...]
+    #: Smaller sets are left to the live lookahead.
+    min_set: int
+    #: Secrets each candidate is played out over (a seeded sample of larger sets).
+    secrets: int
+    #: How the candidates are ranked before they are played out.
+    ranking: LookaheadBudget
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(self.pegs, self.colors)
+
+
+_RANKING = LookaheadBudget(rank_entries=40_000_000, rank_secrets=8_000, large_space=1 << 30)
+#: The shipped opening books.
+BOOK_PLANS: tuple[BookPlan, ...] = (
+    BookPlan(5, 8, candidates=(0, 30, 30, 12), min_set=40, secrets=1 << 30, ranking=_RANKING),
+    BookPlan(6, 9, candidates=(0, 8), min_set=40, secrets=400,
+             ranking=dataclasses.replace(_RANKING, rank_entries=24_000_000,
+                                         rank_secrets=6_000)),
+)
+
+
+class BookBuilder:
+    """Builds one plan's book (see the module docstring); ``moves`` holds the result."""
+
+    def __init__(self, plan: BookPlan, progress: Callable[[str], None] | None = None):
+        self.plan = plan
+        self.space: CodeSpace = space_for(plan.rules)
+        self.moves: dict[bytes, int] = {}
+        self._values: dict[bytes, int] = {}
+        self._progress = progress
+
+    def build(self) -> dict[bytes, int]:
+        self._improve(self.space.all_indices(), frozenset(), ())
+        return self.moves
+
+    # ---- choosing ---------------------------------------------------------------------
+    def _improve(self, possible: np.ndarray, played: frozenset[int], history: History) -> None:
+        """Choose the book's move at this node, then at each of its replies."""
+        depth = len(history)
+        if depth >= len(self.plan.candidates) or len(possible) < self.plan.min_set:
+            return
+        key = history_key(self.space, history)
+        secrets = self._sample(possible, key)
+        values = {g: self._after(possible, secrets, played, history, g)
+                  for g in self._candidates(possible, played, key, depth)}
+        best = min(values, key=lambda g: values[g])  # the first (the lookahead's own) on ties
+        self.moves[key] = best
+        if self._progress is not None and depth <= 1:
+            own = f"the lookahead's own {next(iter(values.values()))}, " if depth else ""
+            self._progress(f"{'  ' * depth}{len(possible)} codes: {len(values)} candidates, "
+                           f"{own}kept {values[best]} (guesses over {len(secrets)} secrets)")
+        for reply, part in self._replies(possible, best):
+            self._improve(part, played | self._colours(best), (*history, (best, reply)))
+
+    def _candidates(
+        self, possible: np.ndarray, played: frozenset[int], key: bytes, depth: int
+    ) -> list[int]:
+        """The lookahead's own choice first, then the best ranked (distinct splits)."""
+        if depth == 0:
+            return [int(g) for g in first_move_candidates(self.space)]
+        own = self._decide(possible, played, key)
+        ranking = dataclasses.replace(self.plan.ranking, top=self.plan.candidates[depth])
+        ranked, _ = rank_candidates(self.space, possible, played, key, 0, ranking)
+        return list(dict.fromkeys([own, *(int(g) for g in ranked)]))
+
+    def _sample(self, possible: np.ndarray, key: bytes) -> np.ndarray:
+        if len(possible) <= self.plan.secrets:
+            return possible
+        rng = rng_for(0, "opening book", key)
+        return np.sort(rng.choice(possible, size=self.plan.secrets, replace=False))
+
+    # ---- playing out --------------------------------------------------------------------
+    def _after(
+        self,
+        possible: np.ndarray,
+        secrets: np.ndarray,
+        played: frozenset[int],
+        history: History,
+        guess: int,
+    ) -> int:
+        """Guesses to solve every one of ``secrets`` when ``guess`` is played here and the
+        live lookahead plays on."""
+        total = len(secrets)
+        now_played = played | self._colours(guess)
+        replies = self.space.feedback_one(guess, secrets)
+        for reply, part in self._replies(possible, guess):
+            mine = secrets[replies == reply]
+            if len(mine):
+                total += self._value(part, mine, now_played, (*history, (guess, reply)))
+        return total
+
+    def _value(
+        self, possible: np.ndarray, secrets: np.ndarray, played: frozenset[int], history: History
+    ) -> int:
+        """Guesses the live lookahead needs from this node for every one of ``secrets``."""
+        if len(possible) <= 2:  # the lowest, then the other
+            return 2 * len(secrets) - int(secrets[0] == possible[0])
+        key = history_key(self.space, history)
+        memo = key + hashlib.blake2b(secrets.tobytes(), digest_size=8).digest()
+        if memo not in self._values:
+            guess = self._decide(possible, played, key)
+            self._values[memo] = self._after(possible, secrets, played, history, guess)
+        return self._values[memo]
+
+    def _decide(self, possible: np.ndarray, played: frozenset[int], key: bytes) -> int:
+        return lookahead_decision(self.space, possible, played, key, use_book=False).index
+
+    def _replies(self, possible: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
+        row = self.space.feedback_one(guess, possible)
+        return [(int(v), possible[row == v]) for v in np.unique(row) if v != self.space.win]
+
+    def _colours(self, guess: int) -> frozenset[int]:
+        return frozenset(int(d) for d in self.space.digits(np.array([guess]))[0])
+
+
+def book_json(plan: BookPlan, moves: dict[bytes, int], seconds: float) -> str:
+    data = {
+        "pegs": plan.pegs,
+        "colors": plan.colors,
+        "repeats": True,
+        "depth": len(plan.candidates),
+        "candidates": list(plan.candidates),
+        "min_set": plan.min_set,
+        "build_seconds": round(seconds, 1),
+        "moves": sorted([k.hex(), g] for k, g in moves.items()),
+    }
+    return json.dumps(data, separators=(",", ":")) + "\n"
