@@ -5,8 +5,9 @@ Here the best few candidates of those scores are each *completed*: every code st
 possible is played out with a fast greedy policy that guesses possible codes, and the
 candidate whose completed total is smallest is played. Small sets are played exactly
 (a guess that tells every code apart is optimal), and the first levels of large sizes
-come from an opening book computed offline (``engine/data/books``) so that every live
-move stays fast. Every choice is deterministic for the same rules, history and seed.
+come from an opening book computed offline (``engine/data/books``, built by
+:mod:`engine.openings`) so that every live move stays fast. Every choice is deterministic
+for the same rules, history and seed.
 """
 
 from __future__ import annotations
