@@ -19,9 +19,10 @@ import time
 import numpy as np
 
 from engine import Rules
+from engine.candidates import canonical_guesses, first_move_candidates
+from engine.counting import reply_counts
 from engine.optimal import UNLIMITED, ExactSolver, split
 from engine.space import space_for
-from engine.strategies import canonical_guesses, first_move_candidates, reply_counts
 
 BLOCK = 1 << 23  # guess x code entries scored at once
 

@@ -26,9 +26,9 @@ from importlib import resources
 import numpy as np
 
 from engine import Rules, SolverSession, evaluate, memory, score_codes
+from engine.decision import history_key
 from engine.filtering import filter_possible
 from engine.lookahead import parse_book
-from engine.solver import history_key
 from engine.space import space_for
 from engine.strategies import choose_guess, get_strategy
 from engine.trees import parse, shipped

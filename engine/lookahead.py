@@ -18,18 +18,12 @@ from importlib import resources
 
 import numpy as np
 
+from .candidates import canonical_guesses, first_move_candidates
+from .counting import first_perfect, reply_counts, scored_chunks
+from .decision import Decision, rng_for
 from .memory import Cache
 from .rules import Rules
 from .space import CodeSpace, space_for
-from .strategies import (
-    Decision,
-    canonical_guesses,
-    first_move_candidates,
-    first_perfect,
-    reply_counts,
-    rng_for,
-    scored_chunks,
-)
 
 _BOOKS = "data/books"
 

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .candidates import first_move_candidates
+from .decision import history_key, rng_for
 from .lookahead import LookaheadBudget, lookahead_decision, rank_candidates
 from .rules import Rules
-from .solver import history_key
 from .space import CodeSpace, space_for
-from .strategies import first_move_candidates, rng_for
 
 History = tuple[tuple[int, int], ...]
 
