@@ -20,11 +20,9 @@ import numpy as np
 
 from engine import Rules
 from engine.candidates import canonical_guesses, first_move_candidates
-from engine.counting import reply_counts
+from engine.counting import scored_chunks
 from engine.optimal import UNLIMITED, ExactSolver, split
 from engine.space import space_for
-
-BLOCK = 1 << 23  # guess x code entries scored at once
 
 
 def lower_bound(rules: Rules) -> tuple[int, int]:
@@ -50,14 +48,14 @@ def _best_second(space, part: np.ndarray, guesses: np.ndarray, counting: np.ndar
     """Least counting bound of what any second guess leaves of ``part``."""
     if len(part) <= 2:
         return 0 if len(part) == 1 else 1  # with 2 codes: guess one, then the other
-    batch = space.against(part)
-    rows = max(1, BLOCK // len(part))
-    least = 1 << 62
-    for start in range(0, len(guesses), rows):
-        counts = reply_counts(batch.feedback(guesses[start : start + rows]), space.n_feedback)
+
+    def bounds(counts: np.ndarray) -> int:
         counts[:, space.win] = 0
-        least = min(least, int(counting[counts].sum(axis=1).min()))
-    return least
+        return int(counting[counts].sum(axis=1).min())
+
+    # The look-up's int64 row per guess, beside the counts scored_chunks itself holds.
+    chunks = scored_chunks(space, bounds, guesses, part, 8 * space.n_feedback + 8)
+    return min(low for _, low in chunks)
 
 
 def main() -> None:

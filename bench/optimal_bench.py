@@ -133,8 +133,9 @@ def bench_sweep58(strategies: list[str]) -> None:
         anchor = PUBLISHED_5X8.get(name)
         published = f"(published {anchor})" if anchor else ""
         mode = "exact" if result.exact else "sampled decisions"
-        print(f"{name:<14} average {result.average:.4f}  max {result.max}  "
-              f"{result.seconds:7.0f} s  {mode} {published}", flush=True)
+        print(f"{name:<14} total {result.total}  average {result.average:.4f}  max {result.max}"
+              f"  {result.seconds:7.0f} s  {mode} {published}  {result.distribution}",
+              flush=True)
 
 
 def sample_sweep(rules: Rules, strategy: str, secrets: np.ndarray, seed: int = 0) -> dict:

@@ -9,12 +9,13 @@ replaying it over every code, and written with its header (see :mod:`engine.tree
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from pathlib import Path
 from typing import TextIO
 
 from engine import MastermindError, Rules
-from engine.lookahead import book_name
+from engine.lookahead import book_for, book_name
 from engine.openings import BOOK_PLANS, BookBuilder, book_json
 from engine.safest import SafestSolver
 from engine.trees import to_json, tree_name
@@ -85,7 +86,8 @@ def build_books(
         if wanted and (plan.pegs, plan.colors) not in wanted:
             continue
         started = time.process_time()
-        moves = BookBuilder(plan, lambda line: print(line, file=out, flush=True)).build()
+        progress = functools.partial(print, file=out, flush=True)
+        moves = BookBuilder(plan, progress, previous=book_for(plan.rules)).build()
         seconds = time.process_time() - started
         name = book_name(plan.rules)
         (out_dir / f"{name}.json").write_text(book_json(plan, moves, seconds), encoding="utf-8")

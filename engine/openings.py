@@ -9,7 +9,10 @@ lookahead's own choice is always a candidate, each node is at least as good as t
 lookahead alone, and so, node by node from the top, is the whole book.
 
 Sizes too large to play out every code (6x9) count guesses over a seeded sample of the
-secrets at each node; the decisions below still see every possible code.
+secrets at each node; the decisions below still see every possible code. There the book
+being replaced (``previous``) plays its move at each node too: it is one more candidate
+where the plan plays candidates out, and kept as it is in the smaller sets the plan leaves
+alone, so a rebuild plays no worse than the book it replaces (on its samples).
 """
 
 from __future__ import annotations
@@ -37,10 +40,10 @@ class BookPlan:
 
     pegs: int
     colors: int
-    #: Candidates played out at each depth of the book (its length is the book's depth;
-    #: 0 at the first guess: every distinct first guess).
+    #: Candidates played out at each depth of the book besides the lookahead's own (its
+    #: length is the book's depth; 0 at the first guess: every first guess up to symmetry).
     candidates: tuple[int, ...]
-    #: Smaller sets are left to the live lookahead.
+    #: Smaller sets are left to the live lookahead (or keep the previous book's move).
     min_set: int
     #: Secrets each candidate is played out over (a seeded sample of larger sets).
     secrets: int
@@ -56,7 +59,7 @@ _RANKING = LookaheadBudget(rank_entries=40_000_000, rank_secrets=8_000, large_sp
 #: The shipped opening books.
 BOOK_PLANS: tuple[BookPlan, ...] = (
     BookPlan(5, 8, candidates=(0, 30, 30, 12), min_set=40, secrets=1 << 30, ranking=_RANKING),
-    BookPlan(6, 9, candidates=(0, 8), min_set=40, secrets=400,
+    BookPlan(6, 9, candidates=(1, 3), min_set=10_000, secrets=400,
              ranking=dataclasses.replace(_RANKING, rank_entries=24_000_000,
                                          rank_secrets=6_000)),
 )
@@ -65,8 +68,14 @@ BOOK_PLANS: tuple[BookPlan, ...] = (
 class BookBuilder:
     """Builds one plan's book (see the module docstring); ``moves`` holds the result."""
 
-    def __init__(self, plan: BookPlan, progress: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        plan: BookPlan,
+        progress: Callable[[str], None] | None = None,
+        previous: dict[bytes, int] | None = None,
+    ):
         self.plan = plan
+        self.previous = previous or {}
         self.space: CodeSpace = space_for(plan.rules)
         self.moves: dict[bytes, int] = {}
         self._values: dict[bytes, int] = {}
@@ -80,31 +89,40 @@ class BookBuilder:
     def _improve(self, possible: np.ndarray, played: frozenset[int], history: History) -> None:
         """Choose the book's move at this node, then at each of its replies."""
         depth = len(history)
-        if depth >= len(self.plan.candidates) or len(possible) < self.plan.min_set:
+        if depth >= len(self.plan.candidates):
             return
         key = history_key(self.space, history)
+        if len(possible) < self.plan.min_set:
+            if key in self.previous:
+                self.moves[key] = self.previous[key]
+            return
         secrets = self._sample(possible, key)
+        candidates = self._candidates(possible, played, key, depth)
         values = {g: self._after(possible, secrets, played, history, g)
-                  for g in self._candidates(possible, played, key, depth)}
-        best = min(values, key=lambda g: values[g])  # the first (the lookahead's own) on ties
-        self.moves[key] = best
-        if self._progress is not None and depth <= 1:
-            own = f"the lookahead's own {next(iter(values.values()))}, " if depth else ""
-            self._progress(f"{'  ' * depth}{len(possible)} codes: {len(values)} candidates, "
-                           f"{own}kept {values[best]} (guesses over {len(secrets)} secrets)")
+                  for g in candidates if len(candidates) > 1}
+        best = min(values, key=lambda g: values[g]) if values else candidates[0]
+        self.moves[key] = best  # the first (the previous book's, the lookahead's own) on ties
+        if self._progress is not None and depth <= 1 and values:
+            self._progress(f"{'  ' * depth}{len(possible)} codes: guesses over "
+                           f"{len(secrets)} secrets after each candidate {list(values.values())}"
+                           f" (the first: the previous book's or the lookahead's own), kept "
+                           f"{values[best]}")
         for reply, part in self._replies(possible, best):
             self._improve(part, played | self._colours(best), (*history, (best, reply)))
 
     def _candidates(
         self, possible: np.ndarray, played: frozenset[int], key: bytes, depth: int
     ) -> list[int]:
-        """The lookahead's own choice first, then the best ranked (distinct splits)."""
-        if depth == 0:
+        """The previous book's move and the lookahead's own choice first, then the best
+        ranked (distinct splits); at the first guess with no number planned, every first
+        guess up to symmetry."""
+        if depth == 0 and not self.plan.candidates[0]:
             return [int(g) for g in first_move_candidates(self.space)]
         own = self._decide(possible, played, key)
         ranking = dataclasses.replace(self.plan.ranking, top=self.plan.candidates[depth])
         ranked, _ = rank_candidates(self.space, possible, played, key, 0, ranking)
-        return list(dict.fromkeys([own, *(int(g) for g in ranked)]))
+        previous = [self.previous[key]] if key in self.previous else []
+        return list(dict.fromkeys([*previous, own, *(int(g) for g in ranked)]))
 
     def _sample(self, possible: np.ndarray, key: bytes) -> np.ndarray:
         if len(possible) <= self.plan.secrets:

@@ -52,3 +52,14 @@ def test_a_book_is_never_worse_than_the_lookahead_it_improves(monkeypatch):
     monkeypatch.setattr(lookahead, "book_for", lambda _rules: moves)
     booked = evaluate(rules, "lookahead")
     assert booked.total < plain.total
+
+
+def test_a_rebuild_keeps_the_previous_books_moves_in_the_sets_it_leaves_alone():
+    # 4x6: after the first guess every set holds fewer than 300 codes.
+    plan = dataclasses.replace(BOOK_PLANS[0], pegs=4, colors=6, candidates=(0, 8), min_set=20)
+    first = BookBuilder(plan).build()
+    coarse = dataclasses.replace(plan, min_set=300)
+    assert BookBuilder(coarse).build() == {b"": first[b""]}
+    # The previous book's first guess is a candidate again (and wins the tie), and its
+    # moves in the smaller sets are kept as they are.
+    assert BookBuilder(coarse, previous=first).build() == first
