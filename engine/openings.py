@@ -27,7 +27,7 @@ import numpy as np
 
 from .candidates import first_move_candidates
 from .decision import history_key, rng_for
-from .lookahead import LookaheadBudget, lookahead_decision, rank_candidates
+from .lookahead import DEFAULT_LOOKAHEAD, LookaheadBudget, lookahead_decision, rank_candidates
 from .rules import Rules
 from .space import CodeSpace, space_for
 
@@ -49,6 +49,9 @@ class BookPlan:
     secrets: int
     #: How the candidates are ranked before they are played out.
     ranking: LookaheadBudget
+    #: How the book's own choice at a node is made (the games played out below it always
+    #: use the live budget): a larger budget decides better offline.
+    deciding: LookaheadBudget = DEFAULT_LOOKAHEAD
 
     @property
     def rules(self) -> Rules:
@@ -59,9 +62,15 @@ _RANKING = LookaheadBudget(rank_entries=40_000_000, rank_secrets=8_000, large_sp
 #: The shipped opening books.
 BOOK_PLANS: tuple[BookPlan, ...] = (
     BookPlan(5, 8, candidates=(0, 30, 30, 12), min_set=40, secrets=1 << 30, ranking=_RANKING),
-    BookPlan(6, 9, candidates=(1, 3), min_set=10_000, secrets=400,
+    # 6x9: at each of the first two guesses the choice of a lookahead with ten candidates
+    # completed over 4,000 codes (policy improvement over samples of 400 secrets played out
+    # chose worse: see docs/engine.md).
+    BookPlan(6, 9, candidates=(1, 0), min_set=3, secrets=400,
              ranking=dataclasses.replace(_RANKING, rank_entries=24_000_000,
-                                         rank_secrets=6_000)),
+                                         rank_secrets=6_000),
+             deciding=LookaheadBudget(top=10, rank_entries=24_000_000, rank_secrets=6_000,
+                                      rollout_limit=4_000, rollout_codes=1 << 40,
+                                      large_space=1 << 30)),
 )
 
 
@@ -113,16 +122,23 @@ class BookBuilder:
     def _candidates(
         self, possible: np.ndarray, played: frozenset[int], key: bytes, depth: int
     ) -> list[int]:
-        """The previous book's move and the lookahead's own choice first, then the best
-        ranked (distinct splits); at the first guess with no number planned, every first
+        """The previous book's move and the book's own choice first, then the best ranked
+        (distinct splits; at the first guess one per partition of the pegs, as mirror
+        images complete alike); at the first guess with no number planned, every first
         guess up to symmetry."""
+        firsts = first_move_candidates(self.space)
         if depth == 0 and not self.plan.candidates[0]:
-            return [int(g) for g in first_move_candidates(self.space)]
-        own = self._decide(possible, played, key)
-        ranking = dataclasses.replace(self.plan.ranking, top=self.plan.candidates[depth])
-        ranked, _ = rank_candidates(self.space, possible, played, key, 0, ranking)
+            return [int(g) for g in firsts]
+        given = None if depth == 0 else possible  # how live games ask at the first guess
+        own = lookahead_decision(self.space, given, played, key, budget=self.plan.deciding,
+                                 use_book=False).index
+        ranked: list[int] = []
+        if self.plan.candidates[depth]:
+            ranking = dataclasses.replace(self.plan.ranking, top=self.plan.candidates[depth])
+            found, _ = rank_candidates(self.space, given, played, key, 0, ranking)
+            ranked = [int(g) for g in found if depth or int(g) in firsts]
         previous = [self.previous[key]] if key in self.previous else []
-        return list(dict.fromkeys([*previous, own, *(int(g) for g in ranked)]))
+        return list(dict.fromkeys([*previous, own, *ranked]))
 
     def _sample(self, possible: np.ndarray, key: bytes) -> np.ndarray:
         if len(possible) <= self.plan.secrets:
