@@ -4,14 +4,9 @@ import numpy as np
 import pytest
 
 from engine import STRATEGIES, Rules, SolverSession, evaluate, score_codes
+from engine.candidates import canonical_guesses, first_move_candidates
 from engine.space import space_for
-from engine.strategies import (
-    best_guess,
-    canonical_guesses,
-    choose_guess,
-    first_move_candidates,
-    get_strategy,
-)
+from engine.strategies import best_guess, choose_guess, get_strategy
 
 
 def test_knuth_matches_knuths_table():
