@@ -72,6 +72,23 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
 
 _XLOGX: Cache[np.ndarray] = Cache("x log x tables")
 _FIRST_DECISIONS: Cache[Decision] = Cache("opening moves")
+_DECISIONS: Cache[_Remembered] = Cache("decisions")
+#: What one remembered decision costs beyond its history's bytes: the cache's entry, its
+#: key and the decision (646 bytes with a 27-byte history, measured with tracemalloc;
+#: tests/test_engine_memory.py checks it).
+DECISION_OVERHEAD = 620
+
+
+@dataclass(frozen=True)
+class _Remembered:
+    """A decision taken after ``history``, kept whole with what it costs to keep."""
+
+    decision: Decision
+    history: bytes
+
+    @property
+    def nbytes(self) -> int:
+        return DECISION_OVERHEAD + len(self.history)
 
 
 def _xlogx(n: int) -> np.ndarray:
@@ -157,11 +174,34 @@ def choose_guess(
     """Pick the next guess (a code index).
 
     ``possible`` is the sorted array of code indices that fit every reply, or ``None`` before
-    the first reply (all codes). ``played`` holds the 0-based colours guessed so far.
+    the first reply (all codes). ``played`` holds the 0-based colours guessed so far;
+    ``history`` names the game so far (:func:`~engine.decision.history_key`): decisions are
+    remembered by it.
     """
     n = space.size if possible is None else len(possible)
     if n == 0:
         raise ValueError("no possible code left")
+    if possible is not None and n > 2 and history:
+        # The same history always gets the same decision (seeded by it): games that reach
+        # a position another game reached (the same opening and replies), and a session
+        # rebuilt from its stored replies after a restart, take it without thinking again.
+        return _DECISIONS.get(
+            (space.rules, strategy, seed, budget, history),
+            lambda: _Remembered(_choose(space, strategy, possible, played, history, seed,
+                                        budget), history)).decision
+    return _choose(space, strategy, possible, played, history, seed, budget)
+
+
+def _choose(
+    space: CodeSpace,
+    strategy: Strategy,
+    possible: np.ndarray | None,
+    played: frozenset[int],
+    history: bytes,
+    seed: int,
+    budget: Budget,
+) -> Decision:
+    n = space.size if possible is None else len(possible)
 
     def nth(i: int) -> int:
         return int(i if possible is None else possible[i])

@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from engine import Rules, SolverSession, evaluate, lookahead, score_codes
+from engine import Rules, SolverSession, evaluate, lookahead, memory, score_codes
 from engine.lookahead import book_for, parse_book
 from engine.openings import BOOK_PLANS, BookBuilder, book_json
 from engine.space import space_for
@@ -50,6 +50,7 @@ def test_a_book_is_never_worse_than_the_lookahead_it_improves(monkeypatch):
     assert parse_book(rules, book_json(plan, moves, 0.0)) == moves
     plain = evaluate(rules, "lookahead")  # no book ships for 4x6
     monkeypatch.setattr(lookahead, "book_for", lambda _rules: moves)
+    memory.clear()  # as a process shipping this book: no decision remembered from before it
     booked = evaluate(rules, "lookahead")
     assert booked.total < plain.total
 
