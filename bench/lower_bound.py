@@ -1,6 +1,6 @@
 """A proven lower bound on the optimal total of a size too large to solve (5x8): run by hand.
 
-    .venv/bin/python bench/lower_bound.py 5x8        # about 2 minutes of CPU
+    .venv/bin/python bench/lower_bound.py 5x8        # a few seconds of CPU
     .venv/bin/python bench/lower_bound.py 4x7 4x6    # checks: below the known optimum
 
 The relaxation: the first two guesses are chosen exactly (every first guess up to
