@@ -24,7 +24,7 @@ from bot.core.errors import UserError
 from bot.ui.app_emoji import emoji_name
 from bot.ui.peg_images import peg_images
 
-pytest_plugins = ["fake_discord.pytest_plugin"]
+pytest_plugins = ["fake_discord.pytest_plugin", "service_kit"]
 
 
 class WallClock:
