@@ -27,7 +27,7 @@ from bot.store.transaction import PgTransaction
 from bot.ui.app_emoji import emoji_name
 from bot.ui.peg_images import peg_images
 
-pytest_plugins = ["fake_discord.pytest_plugin"]
+pytest_plugins = ["fake_discord.pytest_plugin", "service_kit"]
 
 
 class WallClock:
@@ -113,6 +113,9 @@ def pytest_configure(config):
                             "SQL only it reaches): it runs on every backend")
     config.addinivalue_line("markers", "fresh_app: the app has never run: Discord holds none "
                             "of its emoji")
+    config.addinivalue_line("markers", "emptied_database: needs the current schema only: on "
+                            "PostgreSQL the worker's one migrated database, emptied, instead "
+                            "of a new one (0.03 s instead of 0.5 s a test)")
 
 
 def pytest_generate_tests(metafunc):
@@ -156,6 +159,9 @@ def db_path(backend: str, tmp_path: Path, request):
         yield tmp_path / "mastermind.sqlite3"
         return
     server = request.getfixturevalue("postgres_server")
+    if request.node.get_closest_marker("emptied_database"):
+        yield server.emptied_database()
+        return
     url = server.new_database()
     yield url
     server.drop_database(url)

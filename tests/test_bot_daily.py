@@ -1,4 +1,7 @@
-"""``/daily``: two players on two servers, through discord.py's real dispatch."""
+"""``/daily``: two players on two servers, through discord.py's real dispatch. The tallies,
+ranks, ties, streaks and forget-me's deletions are checked at service level on both
+databases (``tests/test_service_daily.py``); these check what Discord shows, on SQLite (the
+seed kept over a restart, a guess delivered twice and the tally's migration on both)."""
 
 from __future__ import annotations
 
@@ -111,7 +114,6 @@ async def test_two_players_two_servers(fake_discord, start_bot, world, db_path, 
     assert len(analysed.embed["description"].split("\n")) == 2
 
 
-@pytest.mark.both_databases
 async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_path,
                                            wall_clock):
     bot = await start_bot()
@@ -211,7 +213,6 @@ async def test_the_tally_is_built_from_plays_stored_before_it(db_path, tmp_path)
         (0, 0, 10, 1), (0, 1, 4, 2), (10, 1, 4, 2), (20, 0, 10, 1)]
 
 
-@pytest.mark.both_databases
 async def test_ties_go_to_the_earlier_finish(fake_discord, start_bot, world, db_path,
                                              wall_clock):
     bot = await start_bot()
@@ -240,7 +241,6 @@ async def test_a_daily_guess_delivered_twice_is_stored_once(fake_discord, start_
     assert rows(db_path, "SELECT turn, code FROM daily_guesses") == [(1, code)]
 
 
-@pytest.mark.both_databases
 async def test_forget_me_deletes_daily_plays(fake_discord, start_bot, world, db_path,
                                              wall_clock):
     bot = await start_bot()

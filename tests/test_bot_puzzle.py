@@ -1,5 +1,7 @@
 """``/puzzle``: the day's puzzle and random ones, answered in one try, through discord.py's
-real dispatch; every stored puzzle's certificate checked from what the database holds."""
+real dispatch; every stored puzzle's certificate checked from what the database holds. The
+service's rules and their SQL on both databases: ``tests/test_service_puzzle.py``; here,
+SQLite, but for the exactly-once answer with taps."""
 
 from __future__ import annotations
 
@@ -42,7 +44,6 @@ async def puzzle(fake, bot, world, command, user=None, **options):
                             guild=world.guild, channel=world.general, **options)
 
 
-@pytest.mark.both_databases
 async def test_todays_puzzle_is_the_same_for_everyone_private_and_answered_once(
         fake_discord, start_bot, world, db_path):
     bot = await start_bot()
@@ -129,7 +130,6 @@ async def test_an_unreadable_puzzle_button_is_out_of_date(fake_discord, start_bo
     assert clicked.embed["title"] == "That button is out of date"
 
 
-@pytest.mark.both_databases
 async def test_forget_me_deletes_a_players_puzzles(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await puzzle(fake_discord, bot, world, "today")
