@@ -22,7 +22,8 @@ from bot.core.config import describe_database
 from bot.store import Database
 from bot.store.db import MIGRATIONS_DIR, migration_files
 
-pytestmark = pytest.mark.both_databases  # the database is the point of every test here
+# The database is the point of every test here, from its very first migration.
+pytestmark = [pytest.mark.both_databases, pytest.mark.new_database]
 
 BOT_ID = 1234567890123456789
 #: Shaped like a bot token: the bot's id in base64, a timestamp, a signature.

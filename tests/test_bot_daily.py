@@ -187,6 +187,7 @@ async def test_bad_daily_guesses_change_nothing(fake_discord, start_bot, world, 
 
 
 @pytest.mark.both_databases
+@pytest.mark.new_database  # it migrates the database itself, step by step
 async def test_the_tally_is_built_from_plays_stored_before_it(db_path, tmp_path):
     """Migration 011 counts the plays a version-10 database already holds."""
     import shutil

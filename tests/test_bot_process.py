@@ -61,7 +61,8 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LOG_RECORD = re.compile(r"^\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\]? \[?([A-Z]+)\s*\]? ")
 ROW = re.compile(r"^(?:-# )?`\s*(\d+)` \S+ `(\d+)` `(?:(\d+)●)?(?:(\d+)○)?–?` (.+)$")
 
-pytestmark = pytest.mark.both_databases  # the database is the point of every test here
+# The database is the point of every test here, from its very first migration.
+pytestmark = [pytest.mark.both_databases, pytest.mark.new_database]
 
 
 def clean_environ() -> dict[str, str]:

@@ -33,7 +33,8 @@ from test_bot_process import (
 from bot.core.config import describe_database
 from bot.store.db import MIGRATIONS_DIR
 
-pytestmark = pytest.mark.both_databases  # the database is the point of every test here
+# The database is the point of every test here, from its very first migration.
+pytestmark = [pytest.mark.both_databases, pytest.mark.new_database]
 
 
 def our_lines(bot) -> list[str]:

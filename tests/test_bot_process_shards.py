@@ -53,7 +53,8 @@ SHARDS = 4
 #: A guess that is never the secret (the secrets are drawn from 1-6).
 CANDIDATES = ("1111", "2222", "3333", "4444", "5555", "6666", "1234")
 
-pytestmark = pytest.mark.both_databases  # the database is the point of every test here
+# The database is the point of every test here, from its very first migration.
+pytestmark = [pytest.mark.both_databases, pytest.mark.new_database]
 
 
 def misses(*secrets: str) -> tuple[str, ...]:

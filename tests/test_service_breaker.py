@@ -12,8 +12,6 @@ import bot.features.breaker.render  # noqa: F401 (registers the breaker's words)
 from bot.core.errors import BadCode, GameAlreadyRunning, NoGameRunning
 from engine import Rules, format_code
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 CHANNEL, GUILD, ALICE, BOB = 100, 7, 1, 2
 CLASSIC = Rules(4, 6, 10, True)
 

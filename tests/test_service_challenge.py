@@ -13,8 +13,6 @@ from bot.core.enums import GameStatus
 from bot.features.challenge.errors import ImpossibleReply, NotYourChallenge
 from engine import Rules, format_code, score
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 CHANNEL, GUILD, ALICE, BOB = 300, 7, 1, 2
 CLASSIC = Rules(4, 6, 10, True)
 

@@ -18,8 +18,6 @@ from bot.features.daily.render import leaderboard_embed
 from bot.features.stats.render import stats_embed
 from engine import format_code
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 ONE, TWO = 1001, 1002
 ALICE, BOB, CAROL = 11, 12, 13
 NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol"}

@@ -17,8 +17,6 @@ from bot.features.settings.service import Changes
 from bot.features.stats.render import leaderboard_embed, stats_embed
 from engine import Rules, format_code
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 GUILD, CHANNEL, ALICE, ADMIN = 7, 100, 1, 9
 CLASSIC = Rules(4, 6, 10, True)
 

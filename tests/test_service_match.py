@@ -28,8 +28,6 @@ from bot.features.match.errors import (
 from bot.features.stats.render import leaderboard_embed, stats_embed
 from engine import Rules, format_code
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 GUILD, CHANNEL = 7, 100
 ALICE, BOB, MOD = 1, 2, 3
 NAMES = {ALICE: "alice", BOB: "bob", MOD: "mod"}

@@ -14,8 +14,6 @@ from bot.core.errors import NoPrivateGame, PrivateGameRunning
 from bot.features.stats.render import leaderboard_embed, stats_embed
 from engine import Rules, format_code
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 GUILD, GENERAL, OTHER = 7, 100, 200
 ALICE, BOB = 1, 2
 NAMES = {ALICE: "alice", BOB: "bob"}

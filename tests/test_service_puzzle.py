@@ -15,8 +15,6 @@ from bot.features.puzzle.errors import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswer
 from engine import format_code
 from engine.puzzle import Level
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 GUILD, ALICE, BOB = 7, 1, 2
 
 

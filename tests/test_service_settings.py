@@ -16,8 +16,6 @@ from bot.features.settings.errors import BadSetting, ChannelNotAllowed
 from bot.features.settings.service import MAX_CHANNELS, Changes
 from engine import Rules, format_code
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 ONE, TWO, ADMIN, ALICE = 1001, 1002, 9, 1
 HERE, THERE, OTHER = 501, 502, 503  # ONE's #general and #other; TWO's channel
 CLASSIC = Rules(4, 6, 10, True)

@@ -11,15 +11,12 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 
-import pytest
 from dbtools import connect
 from service_kit import action, rows
 
 from bot.core.enums import Mode, Period
 from bot.features.stats.render import leaderboard_embed, stats_embed
 from engine import Rules, format_code, score, strongest_strategy
-
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
 
 SUNDAY_LATE = dt.datetime(2026, 11, 22, 23, 58, tzinfo=dt.UTC).timestamp()
 CLASSIC = Rules(4, 6, 10, True)

@@ -16,8 +16,6 @@ from bot.services.games import GameService, IdleRule
 from bot.store import Connection, Database
 from engine import Rules, code_from_digits
 
-pytestmark = pytest.mark.emptied_database  # the current schema is all they need
-
 RULES = Rules(4, 6, 10, True)
 _ids = itertools.count(10**15)
 
