@@ -21,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.core.games import GameService
 from bot.features.analysis.service import Source, build_report
 from bot.features.daily.service import DailyService
+from bot.services.games import GameService
 from bot.store import Database
 from engine import Rules, SolverSession, draw_secret, score_codes
 from engine.analysis import analyse

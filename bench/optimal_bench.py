@@ -2,15 +2,17 @@
 
     .venv/bin/python bench/optimal_bench.py trees            # load + verify every shipped tree
     .venv/bin/python bench/optimal_bench.py trees --markdown # the README's table of trees
+    .venv/bin/python bench/optimal_bench.py books            # opening books: moves, bytes
     .venv/bin/python bench/optimal_bench.py moves --games 200  # think time per move
-    .venv/bin/python bench/optimal_bench.py sweep58          # 5x8, every secret (long: ~1 h CPU)
+    .venv/bin/python bench/optimal_bench.py sweep58          # 5x8, every secret (~10 min CPU)
     .venv/bin/python bench/optimal_bench.py sample69 --secrets 1000  # 6x9, seeded secrets
 
 Sections: ``trees`` (every shipped tree: total, average, max, build time, load + verify
-time), ``moves`` (optimal at 4x6, lookahead at 5x8 and 6x9: median and worst think time per
-move over random games), ``sweep58`` (average guesses over all 32768 secrets of 5x8 for
-lookahead and the four greedy strategies), ``sample69`` (the same over seeded random 6x9
-secrets; every decision still sees every possible code, only the secrets are sampled).
+time), ``books`` (each opening book's moves, size and build time), ``moves`` (optimal at
+4x6, lookahead at 5x8 and 6x9: median and worst think time per move over random games),
+``sweep58`` (average guesses over all 32768 secrets of 5x8 for lookahead and the four
+greedy strategies), ``sample69`` (the same over seeded random 6x9 secrets; every decision
+still sees every possible code, only the secrets are sampled).
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from importlib import resources
 import numpy as np
 
 from engine import Rules, SolverSession, evaluate, memory, score_codes
+from engine.decision import history_key
 from engine.filtering import filter_possible
-from engine.solver import history_key
+from engine.lookahead import parse_book
 from engine.space import space_for
 from engine.strategies import choose_guess, get_strategy
 from engine.trees import parse, shipped
@@ -106,6 +109,23 @@ def bench_moves(games: int, sizes: list[str]) -> None:
               f"{max(cpu) * 1e3:>13.1f} {memory.nbytes() / 2**20:>10.1f}", flush=True)
 
 
+def bench_books() -> None:
+    print("== Opening books (engine/data/books) ==")
+    print(f"{'book':<6} {'moves':>6} {'bytes':>8} {'depth':>6} {'candidates':>12} "
+          f"{'min set':>8} {'build s CPU':>12} {'load ms':>8}")
+    folder = resources.files("engine").joinpath("data/books")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        text = entry.read_text("utf-8")
+        data = json.loads(text)
+        rules = Rules(data["pegs"], data["colors"])
+        start = time.perf_counter()
+        moves = parse_book(rules, text)
+        load = time.perf_counter() - start
+        print(f"{entry.name[:-5]:<6} {len(moves):>6} {len(text.encode()):>8} "
+              f"{data['depth']:>6} {data.get('candidates', '')!s:>12} "
+              f"{data.get('min_set', ''):>8} {data['build_seconds']:>12} {load * 1e3:>8.1f}")
+
+
 def bench_sweep58(strategies: list[str]) -> None:
     print("== 5x8: average guesses over all 32768 secrets ==")
     for name in strategies:
@@ -113,8 +133,9 @@ def bench_sweep58(strategies: list[str]) -> None:
         anchor = PUBLISHED_5X8.get(name)
         published = f"(published {anchor})" if anchor else ""
         mode = "exact" if result.exact else "sampled decisions"
-        print(f"{name:<14} average {result.average:.4f}  max {result.max}  "
-              f"{result.seconds:7.0f} s  {mode} {published}", flush=True)
+        print(f"{name:<14} total {result.total}  average {result.average:.4f}  max {result.max}"
+              f"  {result.seconds:7.0f} s  {mode} {published}  {result.distribution}",
+              flush=True)
 
 
 def sample_sweep(rules: Rules, strategy: str, secrets: np.ndarray, seed: int = 0) -> dict:
@@ -174,6 +195,8 @@ def main() -> None:
     for section in args.sections:
         if section == "trees":
             bench_trees(args.repeats, args.markdown)
+        elif section == "books":
+            bench_books()
         elif section == "moves":
             bench_moves(args.games, args.sizes.split(","))
         elif section == "sweep58":

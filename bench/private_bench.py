@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.enums import Which
-from bot.core.games import GameService
 from bot.features.breaker.service import BreakerService
+from bot.services.games import GameService
 from bot.store import Database
 from engine import Rules
 

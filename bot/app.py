@@ -4,6 +4,7 @@ feature (``bot/features/*``), then syncs the slash commands."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import time
 from collections import Counter
@@ -20,23 +21,24 @@ from engine import memory as engine_memory
 
 from .core.clock import Clock, system_clock
 from .core.config import DEFAULT_MEMORY_MB, Settings, describe_database
-from .core.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .core.metrics import Metrics
 from .core.results import utc
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache, in_thread
 from .features.daily.service import DailyService
+from .features.match.halves import HalfRounds
 from .features.match.service import MatchService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
+from .services.games import DEFAULT_IDLE_TIMEOUT, GameService, IdleRule
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
 from .ui.ordering import InteractionOrder
 from .ui.peg_images import peg_images
-from .ui.responses import MastermindTree, UnknownButton, action_labels
+from .ui.responses import MastermindTree, UnknownButton, action_labels, unknown_button
 from .ui.rest_budget import RestBudget, share, trace
 from .ui.translation import CatalogTranslator
 
@@ -60,6 +62,11 @@ def _answers_an_interaction(task: asyncio.Task) -> bool:
         task.get_name().startswith(_INTERACTION_TASKS))
 
 
+def _prefixes(items: tuple[type[discord.ui.DynamicItem[Any]], ...]) -> set[str]:
+    return {prefix for item in items
+            if (prefix := getattr(item, "prefix", None)) and not issubclass(item, UnknownButton)}
+
+
 def _board_size(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
     """``pegs x colours`` of the rules a solver call works on (a session's, or given)."""
     for candidate in (getattr(function, "__self__", None), *args):
@@ -69,6 +76,10 @@ def _board_size(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
     return "unknown"
 
 
+#: Each feature package's ``setup`` adds its cog. They are imported rather than loaded with
+#: ``load_extension``: discord.py's ``close`` unloads extensions and drops their modules from
+#: ``sys.modules``, so every start in one process (the tests start thousands) ran each
+#: feature's modules again (0.15 s) and made second copies of their classes and errors.
 FEATURES = (
     "bot.features.picker",
     "bot.features.breaker",
@@ -133,6 +144,9 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             http_trace=trace(self.metrics),
         )
         self._keep_only_modals()
+        #: The prefixes of the buttons registered, and the button answering any other.
+        self._button_prefixes: set[str] = set()
+        self._unknown_button: type[UnknownButton] | None = None
         #: Requests Discord's global limit counts go through this process's share of it.
         self.rest_budget = RestBudget(share(shard_count, shard_ids), counts=self.metrics)
         self.rest_budget.install(self.http)
@@ -151,6 +165,29 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         self.peg_sync: Sync | None = None
         self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
                                   if metrics_port is not None else None)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register buttons (a feature's cog does, as it loads), and answer a click on any
+        other prefix of ours as out of date (:func:`unknown_button`)."""
+        super().add_dynamic_items(*items)
+        self._button_prefixes.update(_prefixes(items))
+        self._answer_unknown_buttons()
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self._button_prefixes.difference_update(_prefixes(items))
+        self._answer_unknown_buttons()
+
+    @property
+    def button_prefixes(self) -> frozenset[str]:
+        """The custom_id prefixes of the buttons registered now."""
+        return frozenset(self._button_prefixes)
+
+    def _answer_unknown_buttons(self) -> None:
+        if self._unknown_button is not None:
+            super().remove_dynamic_items(self._unknown_button)
+        self._unknown_button = unknown_button(self._button_prefixes)
+        super().add_dynamic_items(self._unknown_button)
 
     def _keep_only_modals(self) -> None:
         """Every button of the bot is a ``DynamicItem`` dispatched from its custom_id, so a
@@ -179,13 +216,23 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         )
 
     async def setup_hook(self) -> None:
-        self._db = self.db = await Database.open(self.database)
-        self.db.lock_waited = self.metrics.db_waited
+        self._db = self.db = await Database.open(self.database,
+                                                 lock_waited=self.metrics.db_waited)
         log.info("serving %s from database %s at schema version %s", self.serving(),
                  describe_database(self.database), await self.db.schema_version())
         if self._metrics_endpoint is not None:
             await self._metrics_endpoint.start()
-        self.games = GameService(self.db, clock=self.clock, idle_timeout=self.idle_timeout)
+        # Each service is built with what it consults: the servers' settings first, then
+        # the game service with their rules and the match's hooks, then the features.
+        self.settings = SettingsService(self.db, clock=self.clock,
+                                        default_idle_hours=self.idle_timeout / 3600)
+        await self.settings.load()
+        idle = IdleRule(self.idle_timeout, by_server=self.settings.idle_seconds)
+        halves = HalfRounds(clock=self.clock, idle=idle)
+        self.games = GameService(self.db, clock=self.clock, idle=idle,
+                                 channel_allowed=self.settings.check_channel,
+                                 end_hooks=[halves.on_game_end],
+                                 channel_checks=[halves.check_channel])
         self.breaker = BreakerService(self.games)
         # Half the memory budget for the engine's shared tables, half for solver sessions.
         engine_memory.set_budget(self.memory_budget - self.memory_budget // 2)
@@ -193,17 +240,11 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
                                            SolverCache(max_bytes=self.memory_budget // 2,
                                                        run=self._timed_solver),
                                            self.interaction_order.mark)
-        self.matches = MatchService(self.games)
+        self.matches = MatchService(self.games, halves)
         self.stats = StatsService(self.db, clock=self.clock)
         self.daily = DailyService(self.games)
-        self.settings = SettingsService(self.db, clock=self.clock,
-                                        default_idle_hours=self.idle_timeout / 3600)
-        await self.settings.load()
-        self.games.idle_override = self.settings.idle_seconds
-        self.games.channel_allowed = self.settings.check_channel
-        for feature in FEATURES:
-            await self.load_extension(feature)
-        self.add_dynamic_items(UnknownButton)
+        for feature in FEATURES:  # imported, not loaded as extensions: see FEATURES
+            await importlib.import_module(feature).setup(self)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         await self.install_pegs()

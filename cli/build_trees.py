@@ -9,12 +9,14 @@ replaying it over every code, and written with its header (see :mod:`engine.tree
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from pathlib import Path
 from typing import TextIO
 
 from engine import MastermindError, Rules
-from engine.lookahead import BOOK_PLANS, book_json, book_name, build_book
+from engine.lookahead import book_for, book_name
+from engine.openings import BOOK_PLANS, BookBuilder, book_json
 from engine.safest import SafestSolver
 from engine.trees import to_json, tree_name
 from i18n import tr
@@ -74,19 +76,23 @@ def build(
     return 0
 
 
-def build_books(out_dir: Path, out: TextIO) -> int:
-    """The lookahead strategy's opening books (engine/data/books)."""
+def build_books(
+    sizes: list[tuple[int, int, bool, int | None]], out_dir: Path, out: TextIO
+) -> int:
+    """The lookahead strategy's opening books (engine/data/books; :mod:`engine.openings`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    for pegs, colors, depth, budget in BOOK_PLANS:
-        rules = Rules(pegs, colors)
+    wanted = {(pegs, colors) for pegs, colors, _, _ in sizes}
+    for plan in BOOK_PLANS:
+        if wanted and (plan.pegs, plan.colors) not in wanted:
+            continue
         started = time.process_time()
-        moves = build_book(rules, depth, budget)
+        progress = functools.partial(print, file=out, flush=True)
+        moves = BookBuilder(plan, progress, previous=book_for(plan.rules)).build()
         seconds = time.process_time() - started
-        (out_dir / f"{book_name(rules)}.json").write_text(
-            book_json(rules, depth, moves, seconds), encoding="utf-8"
-        )
+        name = book_name(plan.rules)
+        (out_dir / f"{name}.json").write_text(book_json(plan, moves, seconds), encoding="utf-8")
         print(tr("{name} book: {moves} moves, {depth} deep, {seconds} s CPU",
-                 name=book_name(rules), moves=len(moves), depth=depth,
+                 name=name, moves=len(moves), depth=len(plan.candidates),
                  seconds=f"{seconds:.1f}"), file=out, flush=True)
     return 0
 
@@ -112,7 +118,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.books:
-        return build_books(args.out or BOOKS, out)
+        return build_books(list(args.sizes), args.out or BOOKS, out)
     return build(list(args.sizes) or list(DEFAULT_SIZES), args.out or DATA, out)
 
 

@@ -28,10 +28,11 @@ from i18n import tr
 from i18n.numbers import number
 
 from .codes import Code
+from .decision import history_key
 from .filtering import _HalfGroups, code_slices, filter_possible
 from .rules import Rules
 from .scoring import Feedback, score_codes
-from .solver import SolverSession, history_key
+from .solver import SolverSession
 from .space import CodeSpace, space_for
 from .strategies import DEFAULT_STRATEGY, Budget, choose_guess, get_strategy
 

@@ -16,8 +16,8 @@ import numpy as np
 from i18n import tr
 from i18n.numbers import number
 
+from .decision import history_key
 from .rules import Rules
-from .solver import history_key
 from .space import space_for
 from .strategies import DEFAULT_BUDGET, DEFAULT_STRATEGY, Budget, choose_guess, get_strategy
 

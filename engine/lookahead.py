@@ -5,8 +5,9 @@ Here the best few candidates of those scores are each *completed*: every code st
 possible is played out with a fast greedy policy that guesses possible codes, and the
 candidate whose completed total is smallest is played. Small sets are played exactly
 (a guess that tells every code apart is optimal), and the first levels of large sizes
-come from an opening book computed offline (``engine/data/books``) so that every live
-move stays fast. Every choice is deterministic for the same rules, history and seed.
+come from an opening book computed offline (``engine/data/books``, built by
+:mod:`engine.openings`) so that every live move stays fast. Every choice is deterministic
+for the same rules, history and seed.
 """
 
 from __future__ import annotations
@@ -17,18 +18,12 @@ from importlib import resources
 
 import numpy as np
 
+from .candidates import canonical_guesses, first_move_candidates
+from .counting import first_perfect, reply_counts, scored_chunks
+from .decision import Decision, rng_for
 from .memory import Cache
 from .rules import Rules
 from .space import CodeSpace, space_for
-from .strategies import (
-    Decision,
-    canonical_guesses,
-    first_move_candidates,
-    first_perfect,
-    reply_counts,
-    rng_for,
-    scored_chunks,
-)
 
 _BOOKS = "data/books"
 
@@ -59,24 +54,6 @@ class LookaheadBudget:
 
 
 DEFAULT_LOOKAHEAD = LookaheadBudget()
-#: For building opening books offline: more candidates and every set completed.
-BOOK_BUDGET = LookaheadBudget(
-    top=10, rank_entries=40_000_000, rank_secrets=8_000, rollout_limit=1 << 30,
-    rollout_codes=1 << 40, rollout_entries=2_000_000, large_space=1 << 30,
-)
-
-
-#: 6x9 and up: the book's candidates ranked over large samples and completed over a
-#: seeded sample of 4,000 codes (completing 500,000 codes per candidate would take hours).
-LARGE_BOOK_BUDGET = LookaheadBudget(
-    top=10, rank_entries=24_000_000, rank_secrets=6_000, rollout_limit=4_000,
-    rollout_codes=1 << 40, large_space=1 << 30,
-)
-#: The shipped opening books: (pegs, colours, depth, budget).
-BOOK_PLANS: tuple[tuple[int, int, int, LookaheadBudget], ...] = (
-    (5, 8, 3, BOOK_BUDGET),
-    (6, 9, 2, LARGE_BOOK_BUDGET),
-)
 
 
 def _entropy(counts: np.ndarray) -> np.ndarray:
@@ -88,18 +65,28 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
 
 def _scores(
     space: CodeSpace, candidates: np.ndarray, secrets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Entropy and most-parts scores of every candidate (lowest is best), in one pass."""
-    entropy, parts = [], []
-    for _, (e, p) in scored_chunks(space, _both_scores, candidates, secrets,
-                                   16 * space.n_feedback + 32):
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Entropy and most-parts scores of every candidate (lowest is best), in one pass, and
+    a key of the sizes of the classes each makes (with the win's apart)."""
+    weights = np.random.default_rng(0).integers(1, 1 << 62, size=space.n_feedback + 1)
+    entropy, parts, shapes = [], [], []
+    for _, (e, p, k) in scored_chunks(space, lambda counts: _three_scores(space, counts, weights),
+                                      candidates, secrets, 32 * space.n_feedback + 64):
         entropy.append(e)
         parts.append(p)
-    return np.concatenate(entropy), np.concatenate(parts)
+        shapes.append(k)
+    return np.concatenate(entropy), np.concatenate(parts), np.concatenate(shapes)
 
 
-def _both_scores(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return _entropy(counts), -(counts > 0).sum(axis=1)
+def _three_scores(
+    space: CodeSpace, counts: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Entropy, most parts and shape of split (the sorted class sizes, hashed) of a chunk."""
+    entropy, parts = _entropy(counts), -(counts > 0).sum(axis=1)
+    won = counts[:, space.win].copy()
+    counts[:, space.win] = 0
+    counts.sort(axis=1)
+    return entropy, parts, np.column_stack([counts, won]) @ weights
 
 
 def lookahead_decision(
@@ -161,20 +148,27 @@ def rank_candidates(
     seed: int,
     budget: LookaheadBudget,
 ) -> tuple[np.ndarray, bool]:
-    """The best ``budget.top`` guesses by entropy and by most parts (entropy's first).
+    """The best ``budget.top`` guesses by entropy and by most parts (entropy's first), one
+    per shape of split: guesses whose classes have the same sizes (most often mirror images
+    of each other under a symmetry of the position) would complete alike. Only where the
+    ranking counted every possible code: over a sample, shapes mislead (6x9: 6.245 -> 6.267).
 
     Returns them with ``True`` when every candidate was scored over every possible code.
     """
     rng = rng_for(seed, "lookahead", history)
     candidates, sample, exact = _ranking_pool(space, possible, played, rng, budget)
-    by_entropy, by_parts = _scores(space, candidates, sample)
+    by_entropy, by_parts, shapes = _scores(space, candidates, sample)
+    if not exact:  # shapes over a sample tell little: every candidate is its own
+        shapes = np.arange(len(candidates))
     in_sample = np.isin(candidates, sample)
     chosen: list[int] = []
+    seen: set[int] = set()
     for keys, share in ((by_entropy, budget.top - budget.top // 4), (by_parts, budget.top)):
         for i in np.lexsort((~in_sample, keys)):  # ties: a possible code, then the lowest
             if len(chosen) >= share:
                 break
-            if int(candidates[i]) not in chosen:
+            if int(shapes[i]) not in seen:
+                seen.add(int(shapes[i]))
                 chosen.append(int(candidates[i]))
     return np.array(chosen, dtype=np.int64), exact
 
@@ -310,49 +304,3 @@ def parse_book(rules: Rules, text: str) -> dict[bytes, int]:
     if any(not 0 <= g < size for g in moves.values()) or b"" not in moves:
         raise ValueError(f"the book for {book_name(rules)} is damaged")
     return moves
-
-
-def build_book(
-    rules: Rules, depth: int, budget: LookaheadBudget = BOOK_BUDGET, seed: int = 0
-) -> dict[bytes, int]:
-    """Lookahead's moves for every history of fewer than ``depth`` guesses (offline)."""
-    from .filtering import filter_possible
-    from .solver import history_key
-
-    space = space_for(rules)
-    moves: dict[bytes, int] = {}
-    stack: list[tuple[np.ndarray | None, frozenset[int], tuple[tuple[int, int], ...]]] = [
-        (None, frozenset(), ())
-    ]
-    while stack:
-        possible, played, history = stack.pop()
-        key = history_key(space, history)
-        n = space.size if possible is None else len(possible)
-        if n <= 2:
-            continue
-        guess = lookahead_decision(
-            space, possible, played, key, seed, budget, use_book=False
-        ).index
-        moves[key] = guess
-        if len(history) + 1 >= depth:
-            continue
-        digits = space.digits(np.array([guess], dtype=np.int64))[0]
-        now_played = played | {int(d) for d in digits}
-        s = space.all_indices() if possible is None else possible
-        for value in np.unique(space.feedback_one(guess, s)):
-            if value != space.win:
-                sub = filter_possible(space, possible, guess, int(value))
-                stack.append((sub, now_played, (*history, (guess, int(value)))))
-    return moves
-
-
-def book_json(rules: Rules, depth: int, moves: dict[bytes, int], seconds: float) -> str:
-    data = {
-        "pegs": rules.pegs,
-        "colors": rules.colors,
-        "repeats": rules.repeats,
-        "depth": depth,
-        "build_seconds": round(seconds, 1),
-        "moves": sorted([k.hex(), g] for k, g in moves.items()),
-    }
-    return json.dumps(data, separators=(",", ":")) + "\n"

@@ -24,9 +24,10 @@ from functools import cached_property
 
 import numpy as np
 
+from .candidates import first_move_candidates
+from .counting import reply_counts
 from .rules import Rules
 from .space import CodeSpace, space_for
-from .strategies import first_move_candidates, reply_counts
 
 #: Depth used for "no guess limit" (deeper than any optimal tree of a playable size).
 UNLIMITED = 64

@@ -16,9 +16,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from .candidates import first_move_candidates
+from .counting import reply_counts
 from .optimal import _INF, UNLIMITED, ExactSolver, _key, split
 from .rules import Rules
-from .strategies import first_move_candidates, reply_counts
 
 #: (most guesses any code needs, how many codes need that many): lower is safer.
 Shape = tuple[int, int]

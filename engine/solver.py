@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -11,16 +10,16 @@ import numpy as np
 from i18n import tr, trn
 
 from .codes import Code, format_code, parse_code
+from .decision import Decision, history_key
 from .errors import InconsistentFeedback
 from .filtering import filter_possible
 from .rules import Rules
 from .scoring import Feedback, score_codes, validate_feedback
-from .space import CodeSpace, space_for
+from .space import space_for
 from .strategies import (
     DEFAULT_BUDGET,
     DEFAULT_STRATEGY,
     Budget,
-    Decision,
     choose_guess,
     get_strategy,
 )
@@ -50,11 +49,6 @@ class Mistake:
 #: Sets older than the previous one are kept for take-backs only up to this size; a bigger
 #: one (8x9's first sets hold up to 64 MiB) is filtered again if a take-back reaches it.
 KEEP_OLD_SET_BYTES = 1 << 20
-
-
-def history_key(space: CodeSpace, turns: Iterable[tuple[int, int]]) -> bytes:
-    """Bytes naming a game history (guess index, encoded reply): seeds sampled decisions."""
-    return b"".join(struct.pack("<qB", guess, reply) for guess, reply in turns)
 
 
 class SolverSession:

@@ -24,22 +24,22 @@ decision's memory does not grow with the number of candidates or secrets.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 import numpy as np
 
 from i18n import mark
 
-from . import memory
+from .candidates import canonical_guesses, first_move_candidates
+from .counting import first_perfect, scored_chunks
+from .decision import Decision, rng_for
 from .errors import UnknownStrategy
 from .memory import Cache
-from .space import INDEX, CodeSpace
+from .space import CodeSpace
+from .strongest import planned_decision
 
 CountsReducer = Callable[[np.ndarray], np.ndarray]
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,23 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
 
 _XLOGX: Cache[np.ndarray] = Cache("x log x tables")
 _FIRST_DECISIONS: Cache[Decision] = Cache("opening moves")
-_FIRST_CANDIDATES: Cache[np.ndarray] = Cache("opening candidates")
-_CANONICAL: Cache[np.ndarray] = Cache("canonical guesses")
+_DECISIONS: Cache[_Remembered] = Cache("decisions")
+#: What one remembered decision costs beyond its history's bytes: the cache's entry, its
+#: key and the decision (646 bytes with a 27-byte history, measured with tracemalloc;
+#: tests/test_engine_memory.py checks it).
+DECISION_OVERHEAD = 620
+
+
+@dataclass(frozen=True)
+class _Remembered:
+    """A decision taken after ``history``, kept whole with what it costs to keep."""
+
+    decision: Decision
+    history: bytes
+
+    @property
+    def nbytes(self) -> int:
+        return DECISION_OVERHEAD + len(self.history)
 
 
 def _xlogx(n: int) -> np.ndarray:
@@ -146,22 +161,6 @@ class Budget:
 DEFAULT_BUDGET = Budget()
 
 
-@dataclass(frozen=True)
-class Decision:
-    index: int
-    #: False when the bounded-work mode sampled secrets or candidates.
-    exact: bool
-    candidates: int
-    secrets_scored: int
-
-
-def rng_for(seed: int, strategy: str, history: bytes) -> np.random.Generator:
-    digest = hashlib.blake2b(
-        history, digest_size=16, key=f"{seed}:{strategy}".encode()[:64]
-    ).digest()
-    return np.random.default_rng(int.from_bytes(digest, "little"))
-
-
 def choose_guess(
     space: CodeSpace,
     strategy: Strategy,
@@ -175,18 +174,39 @@ def choose_guess(
     """Pick the next guess (a code index).
 
     ``possible`` is the sorted array of code indices that fit every reply, or ``None`` before
-    the first reply (all codes). ``played`` holds the 0-based colours guessed so far.
+    the first reply (all codes). ``played`` holds the 0-based colours guessed so far;
+    ``history`` names the game so far (:func:`~engine.decision.history_key`): decisions are
+    remembered by it.
     """
     n = space.size if possible is None else len(possible)
     if n == 0:
         raise ValueError("no possible code left")
+    if possible is not None and n > 2 and history:
+        # The same history always gets the same decision (seeded by it): games that reach
+        # a position another game reached (the same opening and replies), and a session
+        # rebuilt from its stored replies after a restart, take it without thinking again.
+        return _DECISIONS.get(
+            (space.rules, strategy, seed, budget, history),
+            lambda: _Remembered(_choose(space, strategy, possible, played, history, seed,
+                                        budget), history)).decision
+    return _choose(space, strategy, possible, played, history, seed, budget)
+
+
+def _choose(
+    space: CodeSpace,
+    strategy: Strategy,
+    possible: np.ndarray | None,
+    played: frozenset[int],
+    history: bytes,
+    seed: int,
+    budget: Budget,
+) -> Decision:
+    n = space.size if possible is None else len(possible)
 
     def nth(i: int) -> int:
         return int(i if possible is None else possible[i])
 
     if strategy.name in PLANNED:
-        from .strongest import planned_decision  # imports this module
-
         return planned_decision(space, strategy.name, possible, played, history, seed)
     if strategy.name == "random-consistent":
         return Decision(nth(int(rng_for(seed, strategy.name, history).integers(n))), True, n, 0)
@@ -299,57 +319,6 @@ def _is_possible(candidates: np.ndarray, possible: np.ndarray | None) -> np.ndar
     return possible[pos] == candidates
 
 
-def scored_chunks(
-    space: CodeSpace,
-    score: Callable[[np.ndarray], T],
-    candidates: np.ndarray,
-    secrets: np.ndarray,
-    row_bytes: int,
-) -> Iterator[tuple[np.ndarray, T]]:
-    """``(chunk of candidates, score(its reply counts over secrets))``, chunk by chunk.
-
-    Each chunk's temporaries fit the engine's work slice; its counts are let go before it
-    is yielded. ``row_bytes``: what ``score`` and the caller hold per candidate."""
-    batch = space.against(secrets)
-    nfb = space.n_feedback
-    s = len(secrets)
-    per_row = batch.row_bytes + counting_bytes(s, nfb) + row_bytes
-    # Look-ups turn the secrets' keys into pointer-sized indices once per block.
-    rows = memory.rows_within(per_row, fixed=16 * s)
-    for start in range(0, len(candidates), rows):
-        chunk = candidates[start : start + rows]
-        yield chunk, score(reply_counts(batch.feedback(chunk), nfb))
-
-
-def counting_bytes(secrets: int, n_feedback: int) -> int:
-    """Temporary bytes per guess of :func:`reply_counts` (its result included)."""
-    return 8 * secrets + 8 * n_feedback
-
-
-def reply_counts(feedback: np.ndarray, n_feedback: int) -> np.ndarray:
-    """``(g, s)`` encoded feedback -> ``(g, n_feedback)`` count of each reply per guess."""
-    g = feedback.shape[0]
-    # bincount works on pointer-sized integers: made once here, not again inside it.
-    flat = feedback.astype(np.intp)
-    flat += (np.arange(g, dtype=np.intp) * n_feedback)[:, None]
-    return np.bincount(flat.ravel(), minlength=g * n_feedback).reshape(g, n_feedback)
-
-
-def first_perfect(
-    space: CodeSpace, candidates: np.ndarray, secrets: np.ndarray
-) -> int | None:
-    """The first of ``candidates`` whose replies tell every code of ``secrets`` apart."""
-    for chunk, apart in scored_chunks(space, _tells_apart, candidates, secrets, 16):
-        perfect = np.flatnonzero(apart)
-        if len(perfect):
-            return int(chunk[perfect[0]])
-    return None
-
-
-def _tells_apart(counts: np.ndarray) -> np.ndarray:
-    return counts.max(axis=1) <= 1
-
-
 def _perfect_split(space: CodeSpace, possible: np.ndarray) -> int | None:
     """The lowest possible code whose replies tell every remaining code apart, if any.
 
@@ -357,62 +326,3 @@ def _perfect_split(space: CodeSpace, possible: np.ndarray) -> int | None:
     return first_perfect(space, possible, possible)
 
 
-def first_move_candidates(space: CodeSpace) -> np.ndarray:
-    """One code per integer partition of the pegs: all first guesses up to symmetry."""
-    return _FIRST_CANDIDATES.get(space.rules, lambda: _first_move_candidates(space))
-
-
-def _first_move_candidates(space: CodeSpace) -> np.ndarray:
-    rules = space.rules
-    codes = set()
-    shapes = _partitions(rules.pegs, rules.colors) if rules.repeats else [(1,) * rules.pegs]
-    for blocks in shapes:
-        code = tuple(colour + 1 for colour, size in enumerate(blocks) for _ in range(size))
-        codes.add(space.index(code))
-    out = np.array(sorted(codes), dtype=np.int64)
-    out.setflags(write=False)
-    return out
-
-
-def _partitions(n: int, max_parts: int, largest: int | None = None) -> list[tuple[int, ...]]:
-    """Partitions of ``n`` into at most ``max_parts`` parts, each listed largest part first."""
-    largest = n if largest is None else largest
-    if n == 0:
-        return [()]
-    if max_parts == 0:
-        return []
-    return [
-        (first, *rest)
-        for first in range(min(n, largest), 0, -1)
-        for rest in _partitions(n - first, max_parts - 1, first)
-    ]
-
-
-def canonical_guesses(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
-    """The lowest code of each class of codes that differ only by renaming unplayed colours."""
-    key = frozenset(played)
-    if space.colors - len(key) <= 1:
-        key = frozenset(range(space.colors))  # nothing to rename: every code, kept once
-    return _CANONICAL.get((space.rules, key), lambda: _canonical(space, key))
-
-
-def _canonical(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
-    unplayed = [c for c in range(space.colors) if c not in played]
-    if len(unplayed) <= 1:
-        return np.arange(space.size, dtype=INDEX)
-    rank = np.full(space.colors, -1, dtype=np.int16)
-    rank[unplayed] = np.arange(len(unplayed), dtype=np.int16)
-    digits = space.digits()
-    ok = np.empty(len(digits), dtype=bool)
-    for start, stop in space.chunks(8):  # int16 ranks, their bound, a comparison
-        part = digits[start:stop]
-        highest = np.full(len(part), -1, dtype=np.int16)
-        fits = ok[start:stop]
-        fits[:] = True
-        for p in range(space.pegs):
-            r = rank[part[:, p]]
-            fits &= r <= highest + 1
-            np.maximum(highest, r, out=highest)
-    out = np.flatnonzero(ok).astype(INDEX)
-    out.setflags(write=False)
-    return out

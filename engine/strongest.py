@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .decision import Decision
 from .lookahead import DEFAULT_LOOKAHEAD, lookahead_decision, perfect_guess, rollout_total
 from .optimal import BudgetExceeded, ExactSolver
 from .rules import Rules
 from .space import FULL_TABLE_LIMIT, CodeSpace
-from .strategies import Decision
 from .trees import tree_for
 
 #: Off the tree, sets up to this size are solved exactly (within ``EXACT_NODES`` sets).

@@ -19,9 +19,9 @@ from importlib import resources
 
 import numpy as np
 
+from .decision import history_key
 from .memory import Cache
 from .rules import Rules
-from .solver import history_key
 from .space import CodeSpace, space_for
 
 FORMAT = 1

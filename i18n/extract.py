@@ -2,7 +2,8 @@
 
 Each area's strings (every ``tr``/``trn``/``trc``/``mark`` call) become
 ``i18n/templates/<area>.pot``; every locale's ``<area>.po`` is then updated from it (new
-strings arrive empty, for a translator; strings gone from the code are dropped). The command
+strings arrive empty, for a translator, unless another area of the locale has them: code
+moved between areas keeps its translations; strings gone from the code are dropped). The command
 names and descriptions come from the payload the bot syncs (``--commands``: written by
 ``tests/i18n_commands.py``), one ``msgctxt`` per kind of field.
 """
@@ -10,6 +11,7 @@ names and descriptions come from the payload the bot syncs (``--commands``: writ
 from __future__ import annotations
 
 import argparse
+import copy
 import datetime
 import json
 from collections.abc import Iterable, Iterator
@@ -28,8 +30,8 @@ TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 KEYWORDS: dict[str, Any] = {"tr": None, "trn": (1, 2), "trc": ((1, "c"), 2), "mark": None}
 #: Where each area's strings are (paths from the repository's root).
 AREAS: dict[str, tuple[str, ...]] = {
-    "core": ("bot/app.py", "bot/__main__.py", "bot/copy_db.py", "bot/core", "bot/ui",
-             "bot/store"),
+    "core": ("bot/app.py", "bot/__main__.py", "bot/copy_db.py", "bot/core", "bot/services",
+             "bot/ui", "bot/store"),
     "engine": ("engine",),
     "cli": ("cli",),
     **{p.name: (f"bot/features/{p.name}",)
@@ -96,17 +98,58 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
                  include_lineno=False)
 
 
-def update_locales(area: str, template: Catalog) -> None:
+#: A locale's translations by (context, English): what every area's catalog holds.
+Known = dict[str, dict[tuple[str | None, str], Any]]
+
+
+def known_translations() -> Known:
+    """Every locale's translations in all its areas, read before any catalog is rewritten:
+    a string that moves to another area (its code moved to another feature) keeps its
+    translation there."""
+    known: Known = {}
     for locale in SHIPPED:
+        found = known.setdefault(locale, {})
+        for path in sorted((LOCALES_DIR / locale).glob("*.po")):
+            with path.open("rb") as handle:
+                for message in read_po(handle, locale=locale):
+                    if message.id and message.string and not message.fuzzy:
+                        key = message.id if isinstance(message.id, str) else message.id[0]
+                        found.setdefault((message.context, key), message.string)
+    return known
+
+
+def _carry(catalog: Catalog, known: dict[tuple[str | None, str], Any]) -> None:
+    """Fill the strings this area lacks from the same locale's other areas."""
+    for message in catalog:
+        if not message.id or message.fuzzy or _translated(message.string):
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        found = known.get((message.context, key))
+        if found is not None and isinstance(found, str) == isinstance(message.id, str):
+            message.string = found
+
+
+def _translated(string: Any) -> bool:
+    if not string:
+        return False
+    return isinstance(string, str) or all(string)
+
+
+def update_locales(area: str, template: Catalog, known: Known | None = None) -> None:
+    for locale in SHIPPED:
+        # Babel adds the template's own new entries to the catalog: each locale gets a copy,
+        # so what is carried into one locale stays out of the next.
+        fresh = copy.deepcopy(template)
         path = LOCALES_DIR / locale / f"{area}.po"
         if path.exists():
             with path.open("rb") as handle:
                 catalog = read_po(handle, locale=locale)
-            catalog.update(template, no_fuzzy_matching=True)
+            catalog.update(fresh, no_fuzzy_matching=True)
             catalog.obsolete.clear()
         else:
             catalog = Catalog(locale=locale, project="mastermind-bot", domain=area, fuzzy=False)
-            catalog.update(template, no_fuzzy_matching=True)
+            catalog.update(fresh, no_fuzzy_matching=True)
+        _carry(catalog, (known or {}).get(locale, {}))
         write_catalog(catalog, path)
 
 
@@ -118,11 +161,12 @@ def main(argv: list[str] | None = None) -> None:
     templates = {area: code_template(area) for area in AREAS}
     if args.commands:
         templates[COMMANDS] = commands_template(json.loads(args.commands.read_text()))
+    known = known_translations()
     for area, template in templates.items():
         if not len(template) and not (TEMPLATES_DIR / f"{area}.pot").exists():
             continue
         write_catalog(template, TEMPLATES_DIR / f"{area}.pot")
-        update_locales(area, template)
+        update_locales(area, template, known)
         print(f"{area}: {len(template)} strings")
 
 

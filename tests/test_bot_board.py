@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import dbtools
+import pytest
 from conftest import board_title, secret_of, snapshot
 
 from bot.core.errors import StorageUnavailable
@@ -123,6 +124,7 @@ def _game(message) -> int:
 
 
 # ---- one live board --------------------------------------------------------------------------
+@pytest.mark.both_databases
 async def test_one_live_board_after_ten_guesses_by_three_players(fake_discord, start_bot, world,
                                                                  db_path):
     bot = await start_bot()
@@ -150,6 +152,7 @@ async def test_one_live_board_after_ten_guesses_by_three_players(fake_discord, s
     fake_discord.assert_no_violations()
 
 
+@pytest.mark.both_databases
 async def test_a_late_board_never_replaces_a_newer_one(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await slash(fake_discord, bot, world, "mastermind new")

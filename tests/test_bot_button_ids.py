@@ -6,9 +6,14 @@ dispatch, on both databases."""
 from __future__ import annotations
 
 import contextlib
+from typing import ClassVar
 
 import dbtools
+import discord
+import pytest
 from test_bot_challenge import game_id, pending, start
+
+from bot.ui.responses import ReportingButton, unknown_button
 
 HUGE = "99999999999999999999"  # past 2^63
 
@@ -74,3 +79,59 @@ async def test_every_button_kind_refuses_ids_with_missing_extra_or_huge_parts(
     with contextlib.closing(dbtools.connect(db_path)) as conn:
         stored = conn.execute("SELECT turn, black, white FROM challenge_replies").fetchall()
     assert [tuple(r) for r in stored] == [(turn, int(black), int(white))]
+
+
+class _LaterButton(ReportingButton, prefix="mmy"):
+    """A kind of button registered after start-up, as a feature loaded later would."""
+
+    clicked: ClassVar[list[str]] = []
+
+    def __init__(self, body: str = "x") -> None:
+        super().__init__(discord.ui.Button(label="y", custom_id=f"mmy:{body}"))
+        self.body = body
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        return cls(match["body"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        self.clicked.append(self.body)
+        await interaction.response.send_message("later", ephemeral=True)
+
+
+async def click_old(fake_discord, bot, world, custom_id: str):
+    old = fake_discord.old_message(world.general, [custom_id])
+    return await fake_discord.click(bot, old, custom_id, user=world.alice)
+
+
+async def test_a_prefix_no_registered_button_owns_is_out_of_date(fake_discord, start_bot,
+                                                                 world):
+    """The unknown-button template is built from the registered buttons' prefixes: each
+    feature's prefix reaches its own button only, any other ``mm`` prefix (an older
+    version's, or one a feature gives up) is told out of date, once."""
+    bot = await start_bot()
+    _LaterButton.clicked.clear()  # run once per database
+    owned = {"mma", "mmb", "mmc", "mmf", "mmh", "mml", "mmm", "mmp", "mmz"}
+    assert bot.button_prefixes == owned
+    for custom_id in ("mmq:1", "mmd:share:1", "mms:x", "mm:1", "mmcc:r:1:1:0:0"):
+        told = (await click_old(fake_discord, bot, world, custom_id)).messages[-1]
+        assert told.ephemeral and told.embed["title"] == "That button is out of date", custom_id
+
+    bot.add_dynamic_items(_LaterButton)
+    answered = await click_old(fake_discord, bot, world, "mmy:1")
+    assert answered.ephemeral and answered.content == "later"
+    assert _LaterButton.clicked == ["1"]
+    bot.remove_dynamic_items(_LaterButton)
+    told = (await click_old(fake_discord, bot, world, "mmy:2")).messages[-1]
+    assert told.embed["title"] == "That button is out of date"
+    assert _LaterButton.clicked == ["1"]
+    fake_discord.assert_no_violations()  # every click answered exactly once
+
+
+def test_a_button_names_one_prefix_of_ours():
+    with pytest.raises(TypeError):
+        type("Bad", (ReportingButton,), {}, prefix="xy")
+    with pytest.raises(TypeError):
+        type("Neither", (ReportingButton,), {})
+    assert unknown_button({"mma", "mmb"}).__discord_ui_compiled_template__.pattern == (
+        r"(?!(?:mma|mmb):)mm[a-z]*:.*")

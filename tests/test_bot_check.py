@@ -22,6 +22,9 @@ from bot.core.config import describe_database
 from bot.store import Database
 from bot.store.db import MIGRATIONS_DIR, migration_files
 
+# The database is the point of every test here, from its very first migration.
+pytestmark = [pytest.mark.both_databases, pytest.mark.new_database]
+
 BOT_ID = 1234567890123456789
 #: Shaped like a bot token: the bot's id in base64, a timestamp, a signature.
 TOKEN = (base64.b64encode(str(BOT_ID).encode()).decode().rstrip("=") + ".GxY2zA."

@@ -1,4 +1,7 @@
-"""``/daily``: two players on two servers, through discord.py's real dispatch."""
+"""``/daily``: two players on two servers, through discord.py's real dispatch. The tallies,
+ranks, ties, streaks and forget-me's deletions are checked at service level on both
+databases (``tests/test_service_daily.py``); these check what Discord shows, on SQLite (the
+seed kept over a restart, a guess delivered twice and the tally's migration on both)."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import datetime as dt
 import re
 
 import dbtools
+import pytest
 from conftest import without_drawn_pegs
 
 from bot.features.daily.service import secret_for
@@ -144,6 +148,7 @@ async def test_the_streak_crosses_midnight(fake_discord, start_bot, world, db_pa
     assert fields["Daily streak"].startswith("0 days now · 2 longest")
 
 
+@pytest.mark.both_databases
 async def test_the_seed_is_drawn_once_and_kept(fake_discord, start_bot, db_path):
     await start_bot()
     first = rows(db_path, "SELECT name, value FROM bot_settings ORDER BY name")
@@ -181,6 +186,8 @@ async def test_bad_daily_guesses_change_nothing(fake_discord, start_bot, world, 
     assert rows(db_path, "SELECT COUNT(*) FROM daily_guesses") == [(1,)]
 
 
+@pytest.mark.both_databases
+@pytest.mark.new_database  # it migrates the database itself, step by step
 async def test_the_tally_is_built_from_plays_stored_before_it(db_path, tmp_path):
     """Migration 011 counts the plays a version-10 database already holds."""
     import shutil
@@ -224,6 +231,7 @@ async def test_ties_go_to_the_earlier_finish(fake_discord, start_bot, world, db_
     assert names == ["bob", "alice"]
 
 
+@pytest.mark.both_databases
 async def test_a_daily_guess_delivered_twice_is_stored_once(fake_discord, start_bot, world,
                                                             db_path, wall_clock):
     bot = await start_bot()

@@ -9,10 +9,13 @@ import sqlite3
 
 import dbtools
 import discord
+import pytest
 from conftest import secret_of, snapshot
 from test_bot_challenge import game_id, start
 
 from bot.store.postgres import WRITE_LOCK
+
+pytestmark = pytest.mark.both_databases  # the database is the point of every test here
 
 
 def rows(db_path, sql: str) -> list[tuple]:

@@ -1,5 +1,6 @@
 """``/mastermind hint`` through the real dispatch: each level, recorded, the board marked,
-and a hinted crack kept off the leaderboards but counted in /stats."""
+and a hinted crack kept off the leaderboards but counted in /stats. The refusals and the
+hinted crack's SQL on both databases: ``tests/test_service_hints.py``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import contextlib
 
 import dbtools
 import discord
+import pytest
 from conftest import secret_of, snapshot
 
 from engine import CLASSIC, PALETTE, Rules, code_from_digits, score, score_codes
@@ -109,16 +111,16 @@ async def test_a_hinted_crack_counts_in_stats_not_on_leaderboards(
 
 
 async def test_hints_need_a_running_code_game(fake_discord, start_bot, world, db_path):
+    """A refusal's Discord side: a private answer, nothing stored. Every refusal (no game, a
+    challenge, a match, hints off, guess first, none left) with its words and every table
+    unchanged: tests/test_service_hints.py."""
     bot = await start_bot()
     none = await slash(fake_discord, bot, world, "mastermind hint")
     assert none.ephemeral and none.embed["title"] == "No game is running here"
-    await fake_discord.slash(bot, "challenge", user=world.alice, channel=world.general,
-                             guild=world.guild)
-    challenge = await slash(fake_discord, bot, world, "mastermind hint")
-    assert challenge.ephemeral and challenge.embed["title"] == "A challenge is running here"
     assert rows(db_path, "SELECT COUNT(*) FROM hints") == [(0,)]
 
 
+@pytest.mark.both_databases
 async def test_a_hint_delivered_twice_is_given_once(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await slash(fake_discord, bot, world, "mastermind new")
@@ -155,14 +157,3 @@ async def test_hints_in_the_biggest_game(fake_discord, start_bot, world, db_path
     fitting = third.embed["description"].split("`")[1]
     assert score(fitting, played) == score(secret, played)
     assert rows(db_path, "SELECT level FROM hints") == [(1,), (2,), (3,)]
-
-
-async def test_no_hints_in_a_match(fake_discord, start_bot, world, db_path):
-    bot = await start_bot()
-    await slash(fake_discord, bot, world, "match", rounds=1)
-    await slash(fake_discord, bot, world, "guess",
-                code=wrong(secret_of(db_path, world.general.id)))
-    refused = await slash(fake_discord, bot, world, "mastermind hint")
-    assert refused.ephemeral and refused.embed["title"] == "No hints in a match"
-    assert rows(db_path, "SELECT COUNT(*) FROM hints") == [(0,)]
-    assert rows(db_path, "SELECT hints FROM games") == [(0,)]

@@ -8,6 +8,7 @@ import contextlib
 import sqlite3
 
 import dbtools
+import pytest
 from conftest import board_title, snapshot, without_drawn_pegs
 from picking import tap
 
@@ -115,6 +116,7 @@ def totals_line(embed) -> str:
 
 
 # ---- against the bot ------------------------------------------------------------------------
+@pytest.mark.both_databases
 async def test_two_rounds_against_the_bot_scored_move_by_move(
     fake_discord, start_bot, world, db_path
 ):
@@ -272,6 +274,7 @@ async def test_quitting_forfeits_the_match(fake_discord, start_bot, world, db_pa
     assert not fresh.ephemeral
 
 
+@pytest.mark.both_databases
 async def test_restart_in_the_middle_of_a_match_against_the_bot(
     fake_discord, start_bot, world, db_path
 ):
@@ -297,18 +300,15 @@ async def test_restart_in_the_middle_of_a_match_against_the_bot(
 async def test_bad_match_options_are_refused_and_change_nothing(
     fake_discord, start_bot, world, db_path
 ):
+    """Rules that can't work, read from the options: a private answer, nothing stored. A
+    match against oneself, a busy channel and the other refusals, with their words and
+    nothing stored: tests/test_service_match.py."""
     bot = await start_bot()
-    alice = world.alice
     before = everything(db_path)
-    myself = await slash(fake_discord, bot, world, "match", alice, opponent=alice)
-    assert myself.ephemeral and myself.embed["title"] == "Pick another opponent"
-    rules = await slash(fake_discord, bot, world, "match", alice, pegs=5, colors=4,
+    rules = await slash(fake_discord, bot, world, "match", world.alice, pegs=5, colors=4,
                         repeats=False)
     assert rules.ephemeral and rules.embed["title"] == "Those rules don't work"
     assert everything(db_path) == before
-    await slash(fake_discord, bot, world, "mastermind new", world.bob)
-    busy = await slash(fake_discord, bot, world, "match", alice)
-    assert busy.ephemeral and busy.embed["title"] == "A game is already running here"
     assert the_match_count(db_path) == 0
 
 
@@ -388,6 +388,7 @@ def public(result) -> list:
     return [m for m in result.followups if not m.ephemeral]
 
 
+@pytest.mark.both_databases
 async def test_player_against_player(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     alice, bob, mod = world.alice, world.bob, world.mod
@@ -610,6 +611,7 @@ async def test_a_moderator_ends_a_match_with_no_winner(fake_discord, start_bot, 
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE status = 'active'")[0][0] == 0
 
 
+@pytest.mark.both_databases
 async def test_match_actions_delivered_twice_are_stored_once(
     fake_discord, start_bot, world, db_path
 ):

@@ -129,6 +129,7 @@ def test_names_on_the_page_stay_bounded():
     assert values['mastermind_interactions_total{kind="button",name="other"}'] == 50
 
 
+@pytest.mark.both_databases
 async def test_the_bot_counts_interactions_replies_and_errors(fake_discord, start_bot, world):
     """Through discord.py's own dispatch, with the shards of a sharded process."""
     bot = await start_bot(shard_count=4, shard_ids=(2, 3))
@@ -160,6 +161,7 @@ async def test_the_bot_counts_interactions_replies_and_errors(fake_discord, star
         for kind, n in (("breaker", 1), ("challenge", 0), ("match", 0), ("daily", 0))}
 
 
+@pytest.mark.both_databases
 async def test_a_scrape_the_database_cannot_answer_still_shows_the_process_counts(
         fake_discord, start_bot, world, db_path, caplog):
     """The games running are read at each scrape; when that read fails (here: a table the

@@ -28,6 +28,8 @@ from bot.ui.contrast import BACKGROUNDS, MIN_CONTRAST, image_contrast
 from bot.ui.peg_images import SIZE, draw_peg, peg_images
 from bot.ui.pegs import PEG_EMOJI, UNICODE_PEGS, code_line
 
+pytestmark = pytest.mark.fresh_app  # every start here finds the app's emoji as each test sets
+
 EMOJI_ROUTE = r"^/applications/\d+/emojis$"
 DRAWN = re.compile(r"<:(\w+):(\d+)>")
 

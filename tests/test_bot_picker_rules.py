@@ -126,6 +126,7 @@ async def test_another_players_picker_is_refused(fake_discord, start_bot, world,
     assert fake_discord.message(forged.id).custom_ids == forged.custom_ids
 
 
+@pytest.mark.both_databases
 async def test_a_double_submit_is_one_move(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     board = await new_board(fake_discord, bot, world)
@@ -148,6 +149,7 @@ async def test_a_double_submit_is_one_move(fake_discord, start_bot, world, db_pa
     assert count(db_path, "guesses") == 1
 
 
+@pytest.mark.both_databases
 async def test_double_submits_of_a_code_set(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     opened = await slash(fake_discord, bot, world, "mastermind new", world.alice, setter="me")
@@ -160,6 +162,7 @@ async def test_double_submits_of_a_code_set(fake_discord, start_bot, world, db_p
     assert told.ephemeral and told.embed["title"] == "A game is already running here"
 
 
+@pytest.mark.both_databases
 async def test_a_picker_from_before_a_restart_still_works(fake_discord, start_bot, world,
                                                          db_path):
     bot = await start_bot()

@@ -1,6 +1,8 @@
 """Private games: a game only its player sees, in any channel, beside the channel's own.
 
-Through the real dispatch (the fake Discord) and a real database, SQLite and PostgreSQL.
+Through the real dispatch (the fake Discord) and a real database: SQLite, and PostgreSQL for
+races, restarts and double submits. One private game per player, a game by its id and the
+leaderboards kept apart run at service level on both (``tests/test_service_private.py``).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import asyncio
 import contextlib
 
 import dbtools
+import pytest
 from conftest import board_title, secret_of, without_drawn_pegs
 from test_bot_challenge import pending
 
@@ -49,6 +52,7 @@ def footer(result) -> str:
     return (result.embed.get("footer") or {}).get("text", "")
 
 
+@pytest.mark.both_databases
 async def test_a_private_game_played_to_the_end(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     started = await new(fake_discord, bot, world, private=True)
@@ -143,6 +147,7 @@ async def test_one_private_game_per_player(fake_discord, start_bot, world, db_pa
     assert nothing.ephemeral and nothing.embed["title"] == "No private game"
 
 
+@pytest.mark.both_databases
 async def test_exactly_once_under_double_submits(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await new(fake_discord, bot, world, private=True)
@@ -167,6 +172,7 @@ async def test_exactly_once_under_double_submits(fake_discord, start_bot, world,
     assert rows(db_path, "SELECT mode, won FROM results") == [("private", 1)]
 
 
+@pytest.mark.both_databases
 async def test_a_private_game_survives_a_restart(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
     await new(fake_discord, bot, world, private=True, pegs=5, colors=8)
@@ -292,23 +298,3 @@ async def test_an_idle_private_game_is_abandoned(fake_discord, start_bot, world,
     assert "Your previous private game" in again.embed["description"]
     assert rows(db_path, "SELECT status FROM games ORDER BY id") == [
         ("abandoned",), ("abandoned",), ("active",)]
-
-
-async def test_a_private_game_by_its_id_is_its_players_alone(fake_discord, start_bot, world,
-                                                            db_path):
-    """``BreakerService.guess_in``: what a button on a private board will call."""
-    import pytest
-
-    from bot.core.errors import NoPrivateGame
-
-    bot = await start_bot()
-    started = await new(fake_discord, bot, world, private=True)
-    game_id = int(footer(started).split("#")[1].split()[0])
-    secret = private_secret(db_path, world.alice)
-    with pytest.raises(NoPrivateGame):
-        await bot.breaker.guess_in(game_id, user_id=world.bob.id, user_name="bob",
-                                   text=secret, action_id=1)
-    assert rows(db_path, "SELECT COUNT(*) FROM guesses") == [(0,)]
-    played = await bot.breaker.guess_in(game_id, user_id=world.alice.id, user_name="alice",
-                                        text=secret, action_id=2)
-    assert played.status.value == "won" and len(played.guesses) == 1

@@ -17,8 +17,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import discord_server
 from dbtools import is_postgres
-from fake_discord.server import FakeDiscordServer
 from test_bot_process import (
     PASSWORD,
     STEP,
@@ -33,13 +33,16 @@ from test_bot_process import (
 from bot.core.config import describe_database
 from bot.store.db import MIGRATIONS_DIR
 
+# The database is the point of every test here, from its very first migration.
+pytestmark = [pytest.mark.both_databases, pytest.mark.new_database]
+
 
 def our_lines(bot) -> list[str]:
     return [line for line in bot.stderr if line.startswith("mastermind-bot:")]
 
 
 async def exit_of(tmp_path: Path, db: Path | str) -> tuple[int, list[str], str]:
-    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         guild = server.state.create_guild("Guild")
         async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
             code = await bot.finish()
@@ -100,7 +103,7 @@ async def test_a_database_url_under_a_file_names_the_file(tmp_path, backend):
     blocker = tmp_path / "data"
     blocker.write_text("not a folder")
     url = f"sqlite:///{blocker}/games.sqlite3"
-    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         guild = server.state.create_guild("Guild")
         env = {k: v for k, v in bot_env(server, "unused", guild).items()
                if k != "DATABASE_PATH"}
@@ -222,7 +225,7 @@ def process_db(tmp_path: Path, db_path: Path | str, name: str) -> Path | str:
 
 async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path, db_path):
     db = process_db(tmp_path, db_path, "db.sqlite3")
-    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         guild = server.state.create_guild("Guild")
         async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
             await wait_ready(server, bot, guild, syncs_before=0)
@@ -244,7 +247,7 @@ async def test_a_fatal_close_mid_move_drains_like_sigterm_then_says_one_line(
     from test_bot_faults import HeldLock  # another process holding the write lock
 
     db = process_db(tmp_path, db_path, "fatal.sqlite3")
-    async with asyncio.timeout(TEST_BUDGET * 2), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET * 2), discord_server() as server:
         state = server.state
         guild = state.create_guild("Guild")
         alice = state.create_user("alice")
@@ -283,7 +286,7 @@ async def test_a_fatal_close_mid_move_drains_like_sigterm_then_says_one_line(
 
 async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_path, db_path):
     db = process_db(tmp_path, db_path, "burst.sqlite3")
-    async with asyncio.timeout(TEST_BUDGET * 2), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET * 2), discord_server() as server:
         state = server.state
         guild = state.create_guild("Burst Guild")
         channels = [state.create_channel(guild, f"c{k}") for k in range(25)]
@@ -316,7 +319,7 @@ async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_pa
 
 async def test_no_token_reaches_the_log_at_debug(tmp_path, db_path):
     db = process_db(tmp_path, db_path, "debug.sqlite3")
-    async with asyncio.timeout(TEST_BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         state = server.state
         guild = state.create_guild("Debug Guild")
         alice = state.create_user("alice")

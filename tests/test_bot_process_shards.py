@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import aiohttp
+import pytest
+from conftest import discord_server
 from dbtools import is_postgres
 from fake_discord.models import FakeGuild, FakeUser
 from fake_discord.server import FakeDiscordServer, GatewaySession, shard_of
@@ -50,6 +52,9 @@ BUDGET = 90.0
 SHARDS = 4
 #: A guess that is never the secret (the secrets are drawn from 1-6).
 CANDIDATES = ("1111", "2222", "3333", "4444", "5555", "6666", "1234")
+
+# The database is the point of every test here, from its very first migration.
+pytestmark = [pytest.mark.both_databases, pytest.mark.new_database]
 
 
 def misses(*secrets: str) -> tuple[str, ...]:
@@ -112,7 +117,7 @@ def routed(server: FakeDiscordServer, guild: FakeGuild) -> set[tuple[int, int]]:
 async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
         tmp_path: Path, db_path: Path | str) -> None:
     db = shared_db(tmp_path, db_path, "shared.sqlite3")
-    async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(BUDGET), discord_server() as server:
         state = server.state
         guilds = [state.create_guild(f"Shard {k}", shard=(k, SHARDS)) for k in range(SHARDS)]
         assert [shard_of(g.id, SHARDS) for g in guilds] == [0, 1, 2, 3]
@@ -308,7 +313,7 @@ async def test_games_running_is_counted_in_the_database_for_every_process(
     both, by kind, and a game ended in one process is gone from the other's next scrape."""
     db = shared_db(tmp_path, db_path, "running.sqlite3")
     ports = free_port(), free_port()
-    async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(BUDGET), discord_server() as server:
         state = server.state
         here = state.create_guild("Here", shard=(0, SHARDS))
         there = state.create_guild("There", shard=(1, SHARDS))
@@ -354,7 +359,7 @@ async def test_games_running_is_counted_in_the_database_for_every_process(
 
 
 async def test_a_taken_metrics_port_exits_2_with_one_line(tmp_path: Path) -> None:
-    async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(BUDGET), discord_server() as server:
         with socket.socket() as taken:
             taken.bind(("127.0.0.1", 0))
             taken.listen()
@@ -370,7 +375,7 @@ async def test_a_taken_metrics_port_exits_2_with_one_line(tmp_path: Path) -> Non
 
 
 async def test_too_few_shards_exits_2_saying_to_raise_shard_count(tmp_path: Path) -> None:
-    async with asyncio.timeout(BUDGET), FakeDiscordServer() as server:
+    async with asyncio.timeout(BUDGET), discord_server() as server:
         server.state.required_shards = 2
         env = shard_env(server, tmp_path / "s.sqlite3", "", SHARD_COUNT="1")
         async with bot_process(env, tmp_path) as bot:

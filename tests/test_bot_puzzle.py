@@ -1,5 +1,7 @@
 """``/puzzle``: the day's puzzle and random ones, answered in one try, through discord.py's
-real dispatch; every stored puzzle's certificate checked from what the database holds."""
+real dispatch; every stored puzzle's certificate checked from what the database holds. The
+service's rules and their SQL on both databases: ``tests/test_service_puzzle.py``; here,
+SQLite, but for the exactly-once answer with taps."""
 
 from __future__ import annotations
 
@@ -86,6 +88,7 @@ async def test_a_miss_names_the_clue_it_breaks_and_shows_the_answer(
     assert stored(db_path)[5:] == ("missed", wrong)
 
 
+@pytest.mark.both_databases
 async def test_answered_with_taps_on_its_own_board_exactly_once(
         fake_discord, start_bot, world, db_path):
     bot = await start_bot()

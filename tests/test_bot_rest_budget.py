@@ -101,6 +101,7 @@ def test_processes_split_the_budget_by_their_shards():
     assert sum(b.rate + b.burst for b in halves) <= 17
 
 
+@pytest.mark.both_databases
 async def test_a_burst_of_moves_in_many_channels_stays_under_40_requests_a_second(
         fake_discord, start_bot, world, db_path):
     """Thirty channels, six guesses each, all at once: every move is answered, Discord

@@ -14,6 +14,9 @@ from bot.core.config import ConfigError, Settings
 from bot.store import INTEGRITY_ERRORS, Database, DatabaseUnusable, MigrationError
 from bot.store.db import MIGRATIONS_DIR, PG_MIGRATIONS_DIR, migration_files
 
+# The database is the point of every test here, from its very first migration.
+pytestmark = [pytest.mark.both_databases, pytest.mark.new_database]
+
 
 def versions(path) -> list[int]:
     with contextlib.closing(dbtools.connect(path)) as conn:

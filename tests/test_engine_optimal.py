@@ -189,18 +189,40 @@ def test_strongest_strategy_is_optimal_where_a_tree_is_shipped():
     assert strongest_strategy(Rules(5, 8)) == "lookahead"
 
 
-def test_off_the_tree_the_optimal_strategy_plays_exactly():
-    # Knuth's opening is not the tree's: the optimal strategy must still play optimally.
+def _total_after(rules: Rules, s: np.ndarray, played: frozenset[int], guess) -> int:
+    """Guesses in total when ``guess`` is played on ``s`` and play is optimal after it."""
+    solver = ExactSolver(rules)
+    after = played | {c - 1 for c in guess}
+    return len(s) + sum(solver.value(p, played=after)
+                        for p in split(space_for(rules), s, space_for(rules).index(guess)))
+
+
+def test_off_the_tree_the_optimal_strategy_plays_exactly_within_its_search_budget():
+    # Knuth's opening is not the tree's. After 1122 -> 0 black 2 white (96 codes) the
+    # bounded search finishes and plays the optimum (309), where the lookahead alone
+    # would play 2344 (311).
+    rules = Rules(4, 6)
+    session = SolverSession.restore(rules, "optimal", [((1, 1, 2, 2), (0, 2))])
+    s = session._possible[-1]
+    assert len(s) == 96
+    value = ExactSolver(rules).value(s, played=frozenset({0, 1}))
+    assert _total_after(rules, s, frozenset({0, 1}), session.next_guess()) == value == 309
+    assert _total_after(rules, s, frozenset({0, 1}), (2, 3, 4, 4)) == 311
+
+
+def test_off_the_tree_beyond_the_search_budget_the_optimal_strategy_plays_the_lookahead():
+    # 1122 -> 1 black 1 white leaves 208 codes: the exact search needs ~3,400 sets (about
+    # a second), past its budget, so the lookahead answers; its greedy completions rank
+    # 2234 (720 with optimal play after it) over the optimum's 1314 (718).
     rules = Rules(4, 6)
     session = SolverSession.restore(rules, "optimal", [((1, 1, 2, 2), (1, 1))])
-    guess = session.next_guess()
-    space = space_for(rules)
     s = session._possible[-1]
-    solver = ExactSolver(rules)
-    value = solver.value(s, played=frozenset({0, 1}))
-    after = frozenset({0, 1} | {c - 1 for c in guess})
-    parts = split(space, s, space.index(guess))
-    assert len(s) + sum(solver.value(p, played=after) for p in parts) == value
+    assert exact_guess(space_for(rules), s, frozenset({0, 1})) is None
+    guess = session.next_guess()
+    lookahead = SolverSession.restore(rules, "lookahead", [((1, 1, 2, 2), (1, 1))])
+    assert guess == lookahead.next_guess()
+    optimum = ExactSolver(rules).value(s, played=frozenset({0, 1}))
+    assert optimum <= _total_after(rules, s, frozenset({0, 1}), guess) <= optimum + 2
 
 
 def test_exact_guess_gives_up_on_large_sets_within_its_budget():

@@ -20,11 +20,11 @@ from babel.messages.pofile import read_po
 from picking import open_picker, pick, tap
 
 from bot.core.enums import Mode, Period
-from bot.core.errors import BadSetting
 from bot.features.analysis.chart import codes_left_chart, draws, font_for, load_font
 from bot.features.analysis.service import PLAYERS
 from bot.features.daily.service import secret_for
 from bot.features.puzzle.render import LEVEL_WORDS
+from bot.features.settings.errors import BadSetting
 from bot.features.settings.service import (
     LANGUAGES,
     Changes,

@@ -10,7 +10,8 @@ import itertools
 import pytest
 
 from bot.core.enums import GameKind
-from bot.core.games import GameService
+from bot.core.records import NewGame
+from bot.services.games import GameService
 from bot.store import Database, locks
 from engine import Rules, code_from_digits, score_codes
 
@@ -77,9 +78,9 @@ async def test_private_games_started_in_each_others_channels_move_at_once(two, d
     first, second = two
     channel_a, channel_b = 10, 20
     for games, (player, channel) in zip(two, ((1, channel_b), (2, channel_a)), strict=True):
-        await games.open(kind=GameKind.BREAKER, guild_id=5, channel_id=channel,
-                         user_id=player, user_name=f"p{player}", rules=RULES, secret=CODE,
-                         action_id=next(_ids), private=True)
+        await games.open(NewGame(kind=GameKind.BREAKER, guild_id=5, channel_id=channel,
+                                 started_by=player, rules=RULES, secret=CODE,
+                                 action_id=next(_ids), private=True), user_name=f"p{player}")
     both_looked = asyncio.Barrier(2)
 
     async def guess(games: GameService, player: int, channel: int) -> int:

@@ -22,7 +22,7 @@ from conftest import secret_of, snapshot
 from bot.app import MastermindBot
 from bot.store import Database
 
-pytestmark = pytest.mark.postgresql_only
+pytestmark = [pytest.mark.postgresql_only, pytest.mark.new_database]
 
 
 async def test_writes_from_several_processes_take_turns(db_path):

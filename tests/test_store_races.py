@@ -15,10 +15,12 @@ import dbtools
 import pytest
 
 from bot.core.enums import GameKind
-from bot.core.errors import AlreadyDone, AlreadyGuessed, GameAlreadyRunning
-from bot.core.games import GameService
+from bot.core.errors import AlreadyDone, GameAlreadyRunning
+from bot.core.records import NewGame
+from bot.features.breaker.errors import AlreadyGuessed
 from bot.features.breaker.service import BreakerService
 from bot.features.daily.service import DailyService, secret_for
+from bot.services.games import GameService
 from bot.store import Database, GameStore
 from engine import Rules, code_from_digits, format_code
 
@@ -46,9 +48,8 @@ def rows(db_path, sql: str, *args) -> list[tuple]:
 
 
 async def open_game(games: GameService, channel: int, user: int = 1):
-    return await games.open(kind=GameKind.BREAKER, guild_id=5, channel_id=channel,
-                            user_id=user, user_name=f"p{user}", rules=RULES,
-                            secret=CODE, action_id=next(_ids))
+    return await games.open(NewGame(GameKind.BREAKER, 5, channel, user, RULES, secret=CODE,
+                                    action_id=next(_ids)), user_name=f"p{user}")
 
 
 async def test_two_new_games_in_one_channel_from_two_processes_open_one(two, db_path):

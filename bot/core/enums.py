@@ -20,6 +20,25 @@ class GameStatus(StrEnum):
     ABANDONED = "abandoned"
 
 
+class DailyStatus(StrEnum):
+    """A player's play of the daily code."""
+
+    ACTIVE = "active"
+    WON = "won"
+    LOST = "lost"
+
+
+class Setting(StrEnum):
+    """A server setting, by the name its summary and change log use."""
+
+    HINTS = "hints"
+    RULES = "rules"
+    IDLE_TIMEOUT = "idle timeout"
+    CHANNELS = "channels"
+    DAILY_RESULTS = "daily results"
+    LANGUAGE = "language"
+
+
 class Mode(StrEnum):
     """Which leaderboard a result counts on (one per kind of game today)."""
 

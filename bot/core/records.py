@@ -1,4 +1,6 @@
-"""Games as the services see them: plain data read from the store, never mutated by it."""
+"""The stored records as the services see them (games and their moves, a game about to
+open or end, daily plays, setting changes, standings): plain data read from the store,
+never mutated by it."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from engine import Code, Feedback, Rules
 
-from .enums import GameKind, GameStatus
+from .enums import DailyStatus, GameKind, GameStatus, Setting
 
 #: The user id that attributions are rewritten to by ``/mastermind forget-me``.
 FORGOTTEN = 0
@@ -89,3 +91,88 @@ class GameRecord:
 
     def with_changes(self, **changes) -> GameRecord:
         return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game about to open: what its row starts with. The store writes each field to the
+    column of the same name (``action_id``: the interaction that opened it), so a column
+    set when a game opens is a field here and of :class:`GameRecord`, given by the feature
+    that opens the game."""
+
+    kind: GameKind
+    guild_id: int | None
+    channel_id: int
+    started_by: int
+    rules: Rules
+    secret: Code | None = None
+    strategy: str | None = None
+    seed: int = 0
+    pending_guess: Code | None = None
+    codes_left: int | None = None
+    turn_opened_by: int | None = None
+    match_id: int | None = None
+    match_half: int | None = None
+    setter_id: int | None = None
+    private: bool = False
+    action_id: int | None = None
+
+
+@dataclass(frozen=True)
+class GameEnding:
+    """How a game ends: what its row is given then (with the time). A field left None keeps
+    its column as it was; ``action_id`` is the interaction that ended it."""
+
+    status: GameStatus
+    winner_id: int | None = None
+    #: A challenge's code, revealed by the challenger as it ends.
+    secret: Code | None = None
+    action_id: int | None = None
+
+
+@dataclass(frozen=True)
+class DailyPlay:
+    """A player's play of one day's daily code (one per player and day, across servers)."""
+
+    day: str
+    user_id: int
+    guild_id: int | None
+    status: DailyStatus
+    started_at: float
+    ended_at: float | None
+    guesses: tuple[GuessRecord, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return self.status is not DailyStatus.ACTIVE
+
+    @property
+    def solved(self) -> bool:
+        return self.status is DailyStatus.WON
+
+
+@dataclass(frozen=True)
+class SettingChange:
+    """One line of a server's settings log: who changed what, from what to what (the values
+    in English words, as the summary says them)."""
+
+    user_id: int
+    name: Setting
+    old: str | None
+    new: str | None
+    changed_at: float
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line on one leaderboard."""
+
+    user_id: int
+    name: str
+    played: int
+    won: int
+    #: breaker: guesses per crack; challenge: the bot's guesses per challenge; a match
+    #: board: points per match.
+    average: float | None
+    #: Competition rank (ties share one: 1, 2, 2, 4); 0 until the service ranks it.
+    rank: int = 0

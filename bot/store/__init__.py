@@ -14,7 +14,7 @@ from .db import (
 from .games import GameStore, StaleWrite
 from .matches import MatchStore
 from .replies import ReplyStore
-from .stats import Board, StandingRow, StatsStore
+from .stats import Board, StatsStore
 
 __all__ = [
     "INTEGRITY_ERRORS",
@@ -28,7 +28,6 @@ __all__ = [
     "ReplyStore",
     "Row",
     "StaleWrite",
-    "StandingRow",
     "StatsStore",
     "is_duplicate_action",
     "once",

@@ -7,29 +7,11 @@ from dataclasses import dataclass
 
 from engine import Code, Feedback, code_from_digits, format_code
 
-from ..core.records import GuessRecord
+from ..core.enums import DailyStatus
+from ..core.records import DailyPlay, GuessRecord
 from . import locks
 from .connection import Connection
 from .games import StaleWrite
-
-
-@dataclass(frozen=True)
-class DailyPlay:
-    day: str
-    user_id: int
-    guild_id: int | None
-    status: str  # 'active', 'won' or 'lost'
-    started_at: float
-    ended_at: float | None
-    guesses: tuple[GuessRecord, ...] = ()
-
-    @property
-    def finished(self) -> bool:
-        return self.status != "active"
-
-    @property
-    def solved(self) -> bool:
-        return self.status == "won"
 
 
 @dataclass(frozen=True)
@@ -85,20 +67,21 @@ class DailyStore:
             guesses = tuple(
                 GuessRecord(r[0], r[1], code_from_digits(r[2]), Feedback(r[3], r[4]), r[5])
                 for r in await cur.fetchall())
-        return DailyPlay(row[0], row[1], row[2], row[3], row[4], row[5], guesses)
+        return DailyPlay(row[0], row[1], row[2], DailyStatus(row[3]), row[4], row[5], guesses)
 
     async def add_guess(self, conn: Connection, play: DailyPlay | None, *, day: str,
                         user_id: int, guild_id: int | None, code: Code, feedback: Feedback,
-                        finish: str | None, now: float, action_id: int | None) -> DailyPlay:
+                        finish: DailyStatus | None, now: float, action_id: int | None
+                        ) -> DailyPlay:
         """Store the next guess (starting the play with the first one), and the end of the
-        play when ``finish`` is 'won' or 'lost'. The (day, user, turn) key refuses a turn
+        play when ``finish`` is won or lost. The (day, user, turn) key refuses a turn
         stored twice; :class:`StaleWrite` when the play ended meanwhile."""
         await locks.hold(conn, locks.daily(user_id))
         if play is None:
             await conn.execute(
                 "INSERT INTO daily_plays (day, user_id, guild_id, status, started_at)"
                 " VALUES (?, ?, ?, 'active', ?)", (day, user_id, guild_id, now))
-            play = DailyPlay(day, user_id, guild_id, "active", now, None)
+            play = DailyPlay(day, user_id, guild_id, DailyStatus.ACTIVE, now, None)
         turn = len(play.guesses) + 1
         await conn.execute(
             "INSERT INTO daily_guesses (day, user_id, turn, code, black, white, created_at,"
@@ -108,7 +91,8 @@ class DailyStore:
         cur = await conn.execute(
             "UPDATE daily_plays SET guesses = ?, status = COALESCE(?, status),"
             " solved = ?, ended_at = ? WHERE day = ? AND user_id = ? AND status = 'active'",
-            (turn, finish, int(finish == "won"), now if finish else None, day, user_id))
+            (turn, finish and finish.value, int(finish is DailyStatus.WON),
+             now if finish else None, day, user_id))
         if cur.rowcount != 1:
             raise StaleWrite()
         if finish is not None:
@@ -117,9 +101,10 @@ class DailyStore:
                     "INSERT INTO daily_tally (day, scope, solved, guesses, plays)"
                     " VALUES (?, ?, ?, ?, 1) ON CONFLICT (day, scope, solved, guesses)"
                     " DO UPDATE SET plays = daily_tally.plays + 1",
-                    (day, scope, int(finish == "won"), turn))
+                    (day, scope, int(finish is DailyStatus.WON), turn))
         record = GuessRecord(turn, user_id, code, feedback, now)
-        return DailyPlay(day, user_id, play.guild_id, finish or "active", play.started_at,
+        return DailyPlay(day, user_id, play.guild_id, finish or DailyStatus.ACTIVE,
+                         play.started_at,
                          now if finish else None, (*play.guesses, record))
 
     async def forget(self, conn: Connection, user_id: int) -> int:
@@ -192,4 +177,4 @@ class DailyStore:
             tied = await cur.fetchone()
         return (better[0] if better else 0) + (tied[0] if tied else 0) + 1
 
-__all__ = ["DailyPlay", "DailyRow", "DailyStore", "StaleWrite"]
+__all__ = ["DailyRow", "DailyStore", "StaleWrite"]

@@ -85,6 +85,10 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, Pa
     return found
 
 
+def ignore_wait(seconds: float) -> None:
+    """The default ``lock_waited``: nobody counts the waits."""
+
+
 class Database(ABC):
     """The bot's database. Writes go through :meth:`transaction`, reads through
     :meth:`reader`; SQL lives in the store's modules, written once for both backends."""
@@ -94,25 +98,27 @@ class Database(ABC):
     #: Seconds a deferred write keeps trying (see :data:`PATIENCE`).
     patience: float = PATIENCE
     #: Told how long each write transaction waited before it held what it writes (the
-    #: bot's metrics set it).
-    lock_waited: Callable[[float], None] = staticmethod(lambda seconds: None)
+    #: bot's metrics, given to :meth:`open`).
+    lock_waited: Callable[[float], None]
     #: Where applied migrations are recorded (created before the first one).
     _MIGRATIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_migrations ("
                          " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                          " applied_at REAL NOT NULL)")
 
     @staticmethod
-    async def open(target: str | Path, migrations: Path | None = None) -> Database:
+    async def open(target: str | Path, migrations: Path | None = None, *,
+                   lock_waited: Callable[[float], None] | None = None) -> Database:
         """Open (or create) the database ``target`` names and bring its schema up to date:
         a ``postgresql://`` URL, or a SQLite file (a path or ``sqlite:///path``).
+        ``lock_waited`` is told how long each write waited for its turn (the metrics).
 
         Raises :class:`DatabaseUnusable` naming it (never its password) and the problem
         when it can't be used, leaving it untouched."""
         if is_postgres(target):
             from .postgres import PostgresDatabase
-            return await PostgresDatabase.open_at(str(target), migrations)
+            return await PostgresDatabase.open_at(str(target), migrations, lock_waited)
         from .sqlite import SqliteDatabase
-        return await SqliteDatabase.open_at(sqlite_path(target), migrations)
+        return await SqliteDatabase.open_at(sqlite_path(target), migrations, lock_waited)
 
     @abstractmethod
     async def reader(self) -> Connection:

@@ -3,26 +3,26 @@
 Methods take the connection of an open transaction (``Database.transaction``) when they
 write, or the read connection (``Database.reader``) when they only read. Records are
 immutable: a write returns the game as it now stands.
+
+A game's columns are read into :class:`GameRecord` and written from :class:`NewGame` and
+:class:`GameEnding` by their fields' names and types (a code as its digits, an enum as its
+value, a flag as 0/1, the rules as four columns), so a new column needs no SQL here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import fields
+from enum import Enum
+from typing import Any, get_args, get_type_hints
 
 from engine import Code, Feedback, Rules, code_from_digits, format_code
 
 from ..core.enums import GameKind, GameStatus
-from ..core.records import GameRecord, GuessRecord
+from ..core.records import GameEnding, GameRecord, GuessRecord, NewGame
 from . import locks
 from .connection import Connection, Row
 from .replies import ReplyStore
-
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, kind, pegs, colors, max_guesses, repeats, secret, status, "
-    "started_by, winner_id, created_at, updated_at, ended_at, board_message_id, strategy, seed, "
-    "pending_guess, codes_left, turn_opened_by, match_id, match_half, setter_id, hints, private"
-)
-
 
 _GUESS_COLUMNS = "game_id, turn, player_id, code, black, white, created_at"
 
@@ -40,32 +40,71 @@ def _digits_or_none(code: Code | None) -> str | None:
     return format_code(code) if code else None
 
 
+#: GameRecord's fields that are not columns of ``games`` (they come from their own tables).
+_OTHER_TABLES = ("guesses", "replies")
+#: The columns the rules are kept in, in ``Rules``' order.
+_RULES = ("pegs", "colors", "max_guesses", "repeats")
+#: Fields of NewGame and GameEnding whose column has another name.
+_OPENED_BY = {"action_id": "opened_by_interaction"}
+_ENDED_BY = {"action_id": "ended_by_interaction"}
+
+
+def _reader(kind: Any) -> Callable[[Any], Any]:
+    """How a column becomes a record's field of this type: a code from its digits, an enum
+    from its value, a flag from 0/1; anything else as stored."""
+    kinds = set(get_args(kind)) - {type(None)} or {kind}
+    base = kinds.pop() if len(kinds) == 1 else kind
+    if base == Code:
+        return _code_or_none
+    if isinstance(base, type) and issubclass(base, Enum):
+        return base
+    if base is bool:
+        return bool
+    return _as_stored
+
+
+def _as_stored(value: Any) -> Any:
+    return value
+
+
+#: Each column a GameRecord field is read from, and how; the rules are read apart.
+_READERS: dict[str, Callable[[Any], Any]] = {
+    f.name: _reader(kind)
+    for f in fields(GameRecord)
+    for kind in [get_type_hints(GameRecord)[f.name]]
+    if f.name not in (*_OTHER_TABLES, "rules")
+}
+_GAME_COLUMNS = ", ".join((*_READERS, *_RULES))
+
+
+def _stored(value: Any) -> Any:
+    """A field's value as its column holds it (the reverse of :func:`_reader`)."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, tuple):
+        return _digits_or_none(value)
+    return value
+
+
+def _columns(record: NewGame | GameEnding, renamed: dict[str, str]) -> dict[str, Any]:
+    """A value's fields as ``{column: stored value}``: each under its own name (or
+    ``renamed``), the rules as their four columns."""
+    values: dict[str, Any] = {}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if isinstance(value, Rules):
+            values.update(zip(_RULES, (value.pegs, value.colors, value.max_guesses,
+                                       int(value.repeats)), strict=True))
+        else:
+            values[renamed.get(f.name, f.name)] = _stored(value)
+    return values
+
+
 def _game(row: Row) -> GameRecord:
-    return GameRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        kind=GameKind(row["kind"]),
-        rules=Rules(row["pegs"], row["colors"], row["max_guesses"], bool(row["repeats"])),
-        secret=_code_or_none(row["secret"]),
-        status=GameStatus(row["status"]),
-        started_by=row["started_by"],
-        winner_id=row["winner_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        ended_at=row["ended_at"],
-        board_message_id=row["board_message_id"],
-        strategy=row["strategy"],
-        seed=row["seed"],
-        pending_guess=_code_or_none(row["pending_guess"]),
-        codes_left=row["codes_left"],
-        turn_opened_by=row["turn_opened_by"],
-        match_id=row["match_id"],
-        match_half=row["match_half"],
-        setter_id=row["setter_id"],
-        hints=row["hints"],
-        private=bool(row["private"]),
-    )
+    rules = Rules(row["pegs"], row["colors"], row["max_guesses"], bool(row["repeats"]))
+    return GameRecord(rules=rules, **{name: read(row[name]) for name, read in _READERS.items()})
 
 
 class StaleWrite(Exception):
@@ -174,53 +213,19 @@ class GameStore:
                 else game.with_changes(guesses=tuple(guesses.get(game.id, ())))
                 for game in games]
 
-    async def create(
-        self,
-        conn: Connection,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        kind: GameKind,
-        rules: Rules,
-        secret: Code | None,
-        started_by: int,
-        now: float,
-        strategy: str | None = None,
-        seed: int = 0,
-        pending_guess: Code | None = None,
-        codes_left: int | None = None,
-        opened_by: int | None = None,
-        action_id: int | None = None,
-        match_id: int | None = None,
-        match_half: int | None = None,
-        setter_id: int | None = None,
-        private: bool = False,
-    ) -> GameRecord:
-        await locks.hold(conn, locks.private(started_by) if private else locks.channel(channel_id))
+    async def create(self, conn: Connection, new: NewGame, *, now: float) -> GameRecord:
+        """Insert the game ``new`` describes, running from ``now``; one statement."""
+        await locks.hold(conn, locks.private(new.started_by) if new.private
+                         else locks.channel(new.channel_id))
+        values = {**_columns(new, _OPENED_BY), "status": GameStatus.ACTIVE.value,
+                  "created_at": now, "updated_at": now}
         async with conn.execute(
-            "INSERT INTO games (guild_id, channel_id, kind, pegs, colors, max_guesses, repeats,"
-            " secret, status, started_by, created_at, updated_at, strategy, seed, pending_guess,"
-            " codes_left, turn_opened_by, opened_by_interaction, match_id, match_half, setter_id,"
-            " private)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " RETURNING id",
-            (
-                guild_id, channel_id, kind.value, rules.pegs, rules.colors, rules.max_guesses,
-                int(rules.repeats), _digits_or_none(secret), started_by, now, now, strategy,
-                seed, _digits_or_none(pending_guess), codes_left, opened_by, action_id,
-                match_id, match_half, setter_id, int(private),
-            ),
+            f"INSERT INTO games ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})"
+            f" RETURNING {_GAME_COLUMNS}", tuple(values.values()),
         ) as cur:
             row = await cur.fetchone()
         assert row is not None
-        return GameRecord(
-            id=row[0], guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
-            secret=secret, status=GameStatus.ACTIVE, started_by=started_by, winner_id=None,
-            created_at=now, updated_at=now, ended_at=None, board_message_id=None,
-            strategy=strategy, seed=seed, pending_guess=pending_guess, codes_left=codes_left,
-            turn_opened_by=opened_by, match_id=match_id, match_half=match_half,
-            setter_id=setter_id, private=private,
-        )
+        return _game(row)
 
     async def add_guess(
         self,
@@ -276,27 +281,21 @@ class GameStore:
                                  turn_opened_by=opened_by, updated_at=now,
                                  board_message_id=board)
 
-    async def finish(
-        self,
-        conn: Connection,
-        game: GameRecord,
-        *,
-        status: GameStatus,
-        now: float,
-        winner_id: int | None = None,
-        secret: Code | None = None,
-        action_id: int | None = None,
-    ) -> GameRecord:
+    async def finish(self, conn: Connection, game: GameRecord, ending: GameEnding, *,
+                     now: float) -> GameRecord:
+        """End a running game as ``ending`` says, at ``now`` (its pending guess cleared)."""
         await locks.hold(conn, locks.of_game(game))
+        values = _columns(ending, _ENDED_BY)
+        kept = ", ".join(f"{column} = COALESCE(?, {column})" for column in values)
         await conn.execute(
-            "UPDATE games SET status = ?, winner_id = ?, ended_at = ?, updated_at = ?,"
-            " secret = COALESCE(?, secret), pending_guess = NULL, ended_by_interaction = ?"
-            " WHERE id = ? AND status = 'active'",
-            (status.value, winner_id, now, now, _digits_or_none(secret), action_id, game.id),
+            f"UPDATE games SET {kept}, ended_at = ?, updated_at = ?, pending_guess = NULL"
+            " WHERE id = ? AND status = 'active'", (*values.values(), now, now, game.id),
         )
-        return game.with_changes(status=status, winner_id=winner_id, ended_at=now,
-                                 updated_at=now, secret=secret or game.secret,
-                                 pending_guess=None)
+        given = {f.name: getattr(ending, f.name) for f in fields(ending)}
+        return game.with_changes(
+            **{name: value for name, value in given.items()
+               if value is not None and name in _READERS},
+            ended_at=now, updated_at=now, pending_guess=None)
 
     async def set_board_message(
         self, conn: Connection, game_id: int, message_id: int

@@ -12,7 +12,7 @@ second delivery of an interaction, and upserts for running totals.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -21,7 +21,14 @@ import asyncpg
 from ..core.config import describe_database
 from ..core.errors import StorageUnavailable
 from .connection import CONNECTION_ERRORS, PgConnection, numeric
-from .db import PATIENCE, PG_MIGRATIONS_DIR, Database, DatabaseUnusable, committed
+from .db import (
+    PATIENCE,
+    PG_MIGRATIONS_DIR,
+    Database,
+    DatabaseUnusable,
+    committed,
+    ignore_wait,
+)
 from .transaction import LOCK_FAILURES, WRITE_LOCK, PgTransaction
 
 __all__ = ["WRITE_LOCK", "PostgresDatabase"]
@@ -70,14 +77,18 @@ class PostgresDatabase(Database):
                          " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                          " applied_at DOUBLE PRECISION NOT NULL)")
 
-    def __init__(self, pool: asyncpg.Pool, writes: asyncpg.Pool, url: str):
+    def __init__(self, pool: asyncpg.Pool, writes: asyncpg.Pool, url: str,
+                 lock_waited: Callable[[float], None] = ignore_wait):
         self.pool = pool
         self.writes = writes
         self.url = url
+        self.lock_waited = lock_waited
         self._reads = PgConnection(pool)
 
     @classmethod
-    async def open_at(cls, url: str, migrations: Path | None = None) -> PostgresDatabase:
+    async def open_at(cls, url: str, migrations: Path | None = None,
+                      lock_waited: Callable[[float], None] | None = None
+                      ) -> PostgresDatabase:
         """Connect and bring the schema up to date (waiting, like any write, for another
         process migrating the same database)."""
         name = describe_database(url)
@@ -94,7 +105,7 @@ class PostgresDatabase(Database):
                 raise DatabaseUnusable(
                     f"the database URL {name} is malformed ({exc})") from exc
             raise DatabaseUnusable(f"the database {name} {_why_unusable(exc)}") from exc
-        db = cls(pools[0], pools[1], url)
+        db = cls(pools[0], pools[1], url, lock_waited or ignore_wait)
         try:
             await db.migrate(migrations)
         except BaseException as exc:

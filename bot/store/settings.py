@@ -4,23 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..core.records import FORGOTTEN
+from ..core.enums import Setting
+from ..core.records import FORGOTTEN, SettingChange
 from .connection import Connection
 
 #: The settings columns, in the order rows are read and written (NULL = the default).
 COLUMNS = ("hints", "pegs", "colors", "max_guesses", "repeats", "idle_hours", "channels",
            "daily_posts", "language")
-
-
-@dataclass(frozen=True)
-class SettingChange:
-    user_id: int
-    name: str
-    old: str | None
-    new: str | None
-    changed_at: float
 
 
 class SettingsStore:
@@ -32,8 +23,8 @@ class SettingsStore:
                     for row in await cur.fetchall()}
 
     async def save(self, conn: Connection, guild_id: int, values: dict[str, object],
-                   changes: Sequence[tuple[str, str | None, str | None]], *, user_id: int,
-                   now: float, action_id: int | None) -> None:
+                   changes: Sequence[tuple[Setting, str | None, str | None]], *,
+                   user_id: int, now: float, action_id: int | None) -> None:
         """Write a server's settings and log each change, in the caller's transaction (the
         log's unique key refuses the same interaction twice)."""
         names = ", ".join(COLUMNS)
@@ -65,4 +56,5 @@ class SettingsStore:
             "SELECT user_id, name, old_value, new_value, changed_at FROM settings_log"
             f" WHERE guild_id = ? ORDER BY id DESC LIMIT {int(limit)}", (guild_id,),
         ) as cur:
-            return [SettingChange(*row) for row in await cur.fetchall()]
+            return [SettingChange(row[0], Setting(row[1]), row[2], row[3], row[4])
+                    for row in await cur.fetchall()]

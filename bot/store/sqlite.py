@@ -9,7 +9,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from .db import (
     DatabaseUnusable,
     MigrationError,
     committed,
+    ignore_wait,
     waiting,
 )
 
@@ -80,14 +81,17 @@ class SqliteDatabase(Database):
 
     kind = "sqlite"
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path):
+    def __init__(self, connection: aiosqlite.Connection, path: Path,
+                 lock_waited: Callable[[float], None] = ignore_wait):
         self.connection = connection
         self.path = path
+        self.lock_waited = lock_waited
         self._write_lock = asyncio.Lock()
         self._reader: aiosqlite.Connection | None = None
 
     @classmethod
-    async def open_at(cls, path: Path, migrations: Path | None = None) -> SqliteDatabase:
+    async def open_at(cls, path: Path, migrations: Path | None = None,
+                      lock_waited: Callable[[float], None] | None = None) -> SqliteDatabase:
         """Open (or create) the database and bring its schema up to date.
 
         Raises :class:`DatabaseUnusable` naming the file and the problem when it can't be
@@ -102,7 +106,7 @@ class SqliteDatabase(Database):
         except (OSError, sqlite3.Error) as exc:
             raise DatabaseUnusable(f"the database {path} {_why_unusable(path, exc)}") from exc
         connection.row_factory = aiosqlite.Row
-        db = cls(connection, path)
+        db = cls(connection, path, lock_waited or ignore_wait)
         try:
             # Start-up has no 3 s window: wait as long as a deferred write would for another
             # process that is creating or migrating the same file.

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..core.enums import CRACK_MODES, Mode, Period
 from ..core.matches import MatchRecord
-from ..core.records import FORGOTTEN, GameRecord
+from ..core.records import FORGOTTEN, GameRecord, Standing
 from ..core.results import MIN_CHALLENGES, Result, period_key, results_for, results_for_match
 from .connection import Connection
 from .games import GameStore
@@ -41,15 +41,6 @@ ON CONFLICT (mode, size, scope, period, user_id) DO UPDATE SET
 
 def _standing_key(row: dict) -> tuple:
     return row["mode"], row["size"], row["scope"], row["period"], row["user"]
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    user_id: int
-    name: str
-    played: int
-    won: int
-    average: float | None
 
 
 @dataclass(frozen=True)
@@ -199,7 +190,7 @@ class StatsStore:
 
     async def page(
         self, conn: Connection, board: Board, *, offset: int, limit: int
-    ) -> list[StandingRow]:
+    ) -> list[Standing]:
         """One page, picked in the rank index before the names are joined (a deep page
         then looks up ``limit`` names, not one for every row it skips)."""
         order = _order(board.mode)
@@ -211,9 +202,9 @@ class StatsStore:
             f" LEFT JOIN players p USING (user_id) ORDER BY {order}",
             board.params(),
         ) as cur:
-            return [StandingRow(*row) for row in await cur.fetchall()]
+            return [Standing(*row) for row in await cur.fetchall()]
 
-    async def rank(self, conn: Connection, board: Board, row: StandingRow) -> int:
+    async def rank(self, conn: Connection, board: Board, row: Standing) -> int:
         """Competition rank: one more than the number of players strictly ahead."""
         where = _where(board.mode)
         counts = " + ".join(f"(SELECT COUNT(*) FROM standings WHERE {where} AND {ahead})"
@@ -225,13 +216,13 @@ class StatsStore:
 
     async def standing_of(
         self, conn: Connection, board: Board, user_id: int
-    ) -> StandingRow | None:
+    ) -> Standing | None:
         async with conn.execute(
             f"{_STANDING} WHERE {_where(board.mode)} AND s.user_id = :user",
             {**board.params(), "user": user_id},
         ) as cur:
             row = await cur.fetchone()
-        return StandingRow(*row) if row else None
+        return Standing(*row) if row else None
 
     async def sizes(self, conn: Connection) -> list[str]:
         """Rule sizes that have standings, for autocomplete (answered within 3 s).

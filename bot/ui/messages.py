@@ -7,32 +7,22 @@ from typing import Any
 
 import discord
 
-from engine import format_code
 from i18n import tr, trn
 from i18n.numbers import number
 
 from ..core.enums import GameKind
 from ..core.errors import (
     AlreadyDone,
-    AlreadyGuessed,
     BadCode,
     BadRules,
-    BadSize,
     GameAlreadyRunning,
     GameOver,
-    ImpossibleReply,
     MalformedButton,
     NoGameRunning,
     NoPrivateGame,
-    NothingToTakeBack,
-    NotYourChallenge,
     NotYourGame,
-    NotYourPrompt,
-    OutOfDate,
     PrivateGameRunning,
-    RepliesContradict,
     StorageUnavailable,
-    TooLate,
     UnknownStrategy,
     UserError,
     WrongKindOfGame,
@@ -182,40 +172,6 @@ def _already_running(game: GameRecord) -> str:
         "per channel.", game.turns_used, **values)
 
 
-def _out_of_date(error: OutOfDate) -> str:
-    """Why an action was refused, in the words of what the player did: a button or a typed
-    ``/feedback``; a board that had moved on, or another action stored a moment before."""
-    current = len(error.game.replies) + 1  # the guess on the board as the action read it
-    link = board_link(error.game)
-    latest = tr("the latest board ({link})", link=link) if link else tr("the latest board")
-    turn = error.given_turn
-    if error.action == "reveal":
-        return tr("The challenge moved on while you typed your code (another reply or "
-                  "take-back came first), so it was not revealed. Nothing was stored: use "
-                  "{latest} and reveal again.", latest=latest)
-    if error.action == "take back":
-        if error.raced:
-            return tr("Your reply to guess {turn} changed a moment before this click (taken "
-                      "back, or answered by another click), so nothing was taken back: use "
-                      "{latest}.", turn=turn, latest=latest)
-        return tr("That button takes back your reply to guess {turn}, but your last reply is "
-                  "to guess {last} now: use {latest}. Nothing was stored.", turn=turn,
-                  last=current - 1, latest=latest)
-    if turn is None and error.raced:
-        return tr("Another reply to guess {current} was stored a moment before yours. Nothing "
-                  "was stored from yours: the latest board in this channel shows my next "
-                  "guess.", current=error.turn_seen or current)
-    if turn is None:
-        return tr("My guess {current} went up after you typed that, so your reply would "
-                  "answer a guess you hadn't seen. Nothing was stored: look at {latest} and "
-                  "answer again.", current=current, latest=latest)
-    if error.raced:
-        return tr("Guess {turn} was answered a moment before this click (a double click?). "
-                  "Nothing was stored from this one: use {latest}.", turn=turn, latest=latest)
-    return tr("That button belongs to guess {turn}, but I'm on guess {current} now: use "
-              "{latest}. Nothing was stored.", turn=turn, current=current, latest=latest)
-
-
 def _not_your_game(game: GameRecord) -> str:
     starter = mention(game.started_by)
     if _is_game(game):
@@ -273,41 +229,9 @@ says(GameAlreadyRunning)(lambda e: (tr("A game is already running here"),
 says(PrivateGameRunning)(lambda e: (tr("You have a private game"), _private_running(e.game)))
 says(NotYourGame)(lambda e: (tr("You can't end this game"), _not_your_game(e.game)))
 says(WrongKindOfGame)(_wrong_kind)
-says(OutOfDate)(lambda e: (tr("That board is out of date"), _out_of_date(e)))
-says(NothingToTakeBack)(lambda e: (tr("Nothing to take back"),
-                                   tr("There is no reply to take back yet.")))
 says(BadRules)(lambda e: (tr("Those rules don't work"), f"{_capital(e.reason)}."))
-says(NotYourPrompt)(lambda e: (tr("That's not yours"),
-                               tr("Only the person who asked can confirm this.")))
 says(UnknownStrategy)(lambda e: (tr("Unknown strategy"), tr(
     "Unknown strategy {name}: choose one from the list.", name=repr(e.name))))
-
-
-@says(TooLate)
-def _too_late(error: TooLate) -> tuple[str, str]:
-    game = error.game
-    return tr("This game is over"), trn(
-        "Too late: {player} already broke the code {code} in {count} guess. Start a new "
-        "game with `/mastermind new`.",
-        "Too late: {player} already broke the code {code} in {count} guesses. Start a new "
-        "game with `/mastermind new`.", game.turns_used, player=mention(game.winner_id or 0),
-        code=code_line(game.secret or ()))
-
-
-@says(NotYourChallenge)
-def _not_your_challenge(error: NotYourChallenge) -> tuple[str, str]:
-    return tr("This is not your challenge"), tr(
-        "This is not your challenge: only {player} knows the code. Start your own with "
-        "`/challenge` in another channel, or when this one ends.",
-        player=mention(error.game.started_by))
-
-
-@says(AlreadyGuessed)
-def _already_guessed(error: AlreadyGuessed) -> tuple[str, str]:
-    g = error.earlier
-    return tr("Already on the board"), tr(
-        "`{code}` was already guessed on turn {turn} ({reply}), so it costs no turn. Try a "
-        "code that fits every row.", code=format_code(g.code), turn=g.turn, reply=g.feedback)
 
 
 @says(AlreadyDone)
@@ -364,22 +288,3 @@ def _bad_code(error: BadCode) -> tuple[str, str]:
         rules=error.rules.describe(), example=error.example_command)
 
 
-@says(ImpossibleReply)
-def _impossible_reply(error: ImpossibleReply) -> tuple[str, str]:
-    return tr("That reply is impossible"), tr(
-        "{reason}. Count again: black = right colour in the right place, white = right "
-        "colour in the wrong place.", reason=error.reason)
-
-
-@says(RepliesContradict)
-def _replies_contradict(error: RepliesContradict) -> tuple[str, str]:
-    return tr("Replies contradict each other"), tr(
-        "Your replies already contradict each other: take back the last reply or "
-        "reveal your code first.")
-
-
-@says(BadSize)
-def _bad_size(error: BadSize) -> tuple[str, str]:
-    return tr("Unknown size"), tr(
-        "{size} is not a rule size: write pegs x colours like `4x6`, or `5x8 no-repeats`.",
-        size=repr(error.text))

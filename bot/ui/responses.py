@@ -7,7 +7,9 @@ import contextlib
 import logging
 import re
 import time
-from typing import Any, TypeVar
+import types
+from collections.abc import Iterable
+from typing import Any, ClassVar, TypeVar
 
 import aiohttp
 import discord
@@ -297,11 +299,30 @@ def cog_of(interaction: discord.Interaction, cls: type[CogT]) -> CogT:
     return cog
 
 
+#: A prefix a kind of button owns: ``mm`` and letters (``mmc``), then ``:`` in its ids.
+BUTTON_PREFIX = re.compile(r"mm[a-z]+")
+
+
 class ReportingButton(discord.ui.DynamicItem[discord.ui.Button], template=re.compile(r"(?!)")):
     """A persistent button whose errors are reported like a command's.
 
-    Subclasses give a ``template`` and implement :meth:`run`; discord.py only logs what a
-    DynamicItem callback raises, so the reporting happens here, once for all of them."""
+    Subclasses name the custom_id ``prefix`` they own (``class PlayAgainButton(
+    ReportingButton, prefix="mmb")``: the template is ``mmb:(?P<body>.*)``) and implement
+    :meth:`run`; discord.py only logs what a DynamicItem callback raises, so the reporting
+    happens here, once for all of them. The bot answers a click on a prefix of ours that no
+    registered button owns with :func:`unknown_button`."""
+
+    #: The custom_id prefix this kind of button owns (None: a template of its own).
+    prefix: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, *, prefix: str | None = None,
+                          template: str | re.Pattern[str] | None = None) -> None:
+        if prefix is not None and not BUTTON_PREFIX.fullmatch(prefix):
+            raise TypeError(f"a button prefix is mm and letters, not {prefix!r}")
+        if (prefix is None) == (template is None):
+            raise TypeError(f"{cls.__name__} needs a prefix, or else a template")
+        super().__init_subclass__(template=template or rf"{prefix}:(?P<body>.*)")
+        cls.prefix = prefix
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -318,8 +339,9 @@ class ReportingButton(discord.ui.DynamicItem[discord.ui.Button], template=re.com
 MAX_ID = 2**63 - 1
 
 
-class UnknownButton(ReportingButton, template=r"(?!mm[abcdfhlmspz]:)mm[a-z]*:.*"):
-    """A button of ours with a prefix no feature owns (an older version's): say so."""
+class UnknownButton(ReportingButton, template=r"(?!)"):
+    """A button of ours with a prefix no feature owns (an older version's): say so. Made
+    for the prefixes registered by :func:`unknown_button`."""
 
     def __init__(self) -> None:
         super().__init__(discord.ui.Button(label="?", custom_id="mmx:unknown"))
@@ -332,6 +354,14 @@ class UnknownButton(ReportingButton, template=r"(?!mm[abcdfhlmspz]:)mm[a-z]*:.*"
 
     async def run(self, interaction: discord.Interaction) -> None:
         raise MalformedButton()
+
+
+def unknown_button(owned: Iterable[str]) -> type[UnknownButton]:
+    """The :class:`UnknownButton` for every ``mm`` prefix but the ``owned`` ones (those of
+    the buttons registered), so a new kind of button needs no list kept by hand."""
+    taken = "|".join(sorted(map(re.escape, set(owned))))
+    template = rf"(?!(?:{taken}):)mm[a-z]*:.*" if taken else r"mm[a-z]*:.*"
+    return types.new_class("UnknownButton", (UnknownButton,), {"template": template})
 
 
 class ReportingModal(discord.ui.Modal):

@@ -16,7 +16,7 @@ from ...ui.responses import MAX_ID, ReportingButton, cog_of
 _BODY = re.compile(r"g:(?P<game>\d{1,20})|d:(?P<day>\d{4}-\d{2}-\d{2})")
 
 
-class AnalyseButton(ReportingButton, template=r"mma:(?P<body>.*)"):
+class AnalyseButton(ReportingButton, prefix="mma"):
     """Shows the clicker alone how the game was played, move by move."""
 
     def __init__(self, *, game_id: int | None = None, day: str | None = None,

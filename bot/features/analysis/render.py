@@ -9,10 +9,10 @@ import discord
 from engine import format_code
 from i18n import tr
 
-from ...core.errors import GameNotOver
 from ...ui.messages import says
 from ...ui.pegs import code_line, key_pegs, rows_within
 from ..stats.formats import decimal, whole
+from .errors import GameNotOver
 from .service import PLAYERS, Report
 
 CHART_NAME = "analysis.png"

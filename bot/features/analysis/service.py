@@ -14,12 +14,14 @@ from engine.analysis import GameAnalysis, analyse
 from i18n import tr
 
 from ...core.enums import GameKind, GameStatus
-from ...core.errors import DailyNotFinished, GameNotOver, MalformedButton
-from ...core.games import GameService
+from ...core.errors import MalformedButton
 from ...core.records import GameRecord
+from ...services.games import GameService
+from ..daily.errors import DailyNotFinished
 from ..daily.service import DAILY_RULES, DailyService
 from ..stats.formats import day as show_day
 from .chart import codes_left_chart
+from .errors import GameNotOver
 
 #: Who made a game's guesses, for the chart's key and the codes-left line.
 PLAYERS: dict[str, Callable[[], str]] = {"you": lambda: tr("you"),

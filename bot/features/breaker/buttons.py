@@ -23,7 +23,7 @@ GUESS_PURPOSE = "g"
 _AGAIN = re.compile(r"again:(?P<game>\d{1,20})")
 
 
-class PlayAgainButton(ReportingButton, template=r"mmb:(?P<body>.*)"):
+class PlayAgainButton(ReportingButton, prefix="mmb"):
     """Starts a new game in the channel with the finished game's rules."""
 
     def __init__(self, game_id: int):

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 
 import discord
 
-from engine import Rules, example
+from engine import Rules, example, format_code
 from i18n import tr, trn
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord, GuessRecord
-from ...ui.messages import guesses, mention, player_name
+from ...ui.messages import guesses, mention, player_name, says
 from ...ui.pegs import (
     BLACK_PEG,
     EMBED_DESCRIPTION_MAX,
@@ -32,6 +32,7 @@ from ...ui.pegs import (
     rows_within,
     share_rows,
 )
+from .errors import AlreadyGuessed, GameMovedOn, NotYourTurn, TooLate
 
 COLOURS = {
     GameStatus.ACTIVE: discord.Colour.blurple(),
@@ -192,3 +193,47 @@ def collapsed_line(game: GameRecord, turn: int, names: Mapping[int, str] | None 
     g = game.guesses[turn - 1]
     who = _who(g, game.rules, names)
     return f"`{g.turn:>2}` {code_line(g.code)} {key_pegs(g.feedback)} {who}"
+
+
+# ---- the words for breaker mistakes ------------------------------------------------------
+@says(TooLate)
+def _too_late(error: TooLate) -> tuple[str, str]:
+    game = error.game
+    return tr("This game is over"), trn(
+        "Too late: {player} already broke the code {code} in {count} guess. Start a new "
+        "game with `/mastermind new`.",
+        "Too late: {player} already broke the code {code} in {count} guesses. Start a new "
+        "game with `/mastermind new`.", game.turns_used, player=mention(game.winner_id or 0),
+        code=code_line(game.secret or ()))
+
+
+@says(AlreadyGuessed)
+def _already_guessed(error: AlreadyGuessed) -> tuple[str, str]:
+    g = error.earlier
+    return tr("Already on the board"), tr(
+        "`{code}` was already guessed on turn {turn} ({reply}), so it costs no turn. Try a "
+        "code that fits every row.", code=format_code(g.code), turn=g.turn, reply=g.feedback)
+
+
+@says(NotYourTurn)
+def _not_your_turn(error: NotYourTurn) -> tuple[str, str]:
+    game = error.game
+    if game.setter_id is not None and game.match_id is None:
+        return tr("You set this code"), tr(
+            "You set this code, so you can't guess it: watch the others try! "
+            "`/mastermind quit` ends the game.")
+    return tr("Not your code to break"), tr(
+        "In this match only {player} guesses this code. Watch, or start your own game in "
+        "another channel.", player=mention(game.started_by))
+
+
+@says(GameMovedOn)
+def _moved_on(error: GameMovedOn) -> tuple[str, str]:
+    if error.running is None:
+        return tr("That game is over"), tr(
+            "Game #{id} has ended, so this picker can't play it any more. Nothing was "
+            "stored. Start a new game with `/mastermind new`.", id=error.game_id)
+    return tr("A new game runs here"), tr(
+        "Game #{id} has ended and game #{running} runs here now: press **{guess}** on its "
+        "board. Nothing was stored.", id=error.game_id, running=error.running.id,
+        guess=tr("Guess"))

@@ -11,10 +11,11 @@ from engine import Code, Rules, draw_secret, example, score_codes
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus, Which
-from ...core.errors import AlreadyGuessed, GameMovedOn, NotYourTurn, TooLate, WrongKindOfGame
-from ...core.games import GameService, NewGame
-from ...core.records import GameRecord
+from ...core.errors import WrongKindOfGame
+from ...core.records import GameEnding, GameRecord, NewGame
+from ...services.games import GameService, Opened
 from ...store import Connection, once
+from .errors import AlreadyGuessed, GameMovedOn, NotYourTurn, TooLate
 
 #: A guess this soon after someone won is answered "too late" rather than "no game".
 LATE_GUESS_WINDOW = 600.0
@@ -28,14 +29,13 @@ class BreakerService:
         self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
         rules: Rules, action_id: int | None = None, secret: Code | None = None,
         private: bool = False,
-    ) -> NewGame:
+    ) -> Opened:
         """The bot's secret, or ``secret`` set by the starter, who then may not guess;
         ``private``: the starter's own game, which only they see and play."""
-        return await self.games.open(
-            kind=GameKind.BREAKER, guild_id=guild_id, channel_id=channel_id, user_id=user_id,
-            user_name=user_name, rules=rules, secret=secret or draw_secret(rules),
-            action_id=action_id, setter_id=user_id if secret else None, private=private,
-        )
+        return await self.games.open(NewGame(
+            GameKind.BREAKER, guild_id, channel_id, user_id, rules,
+            secret=secret or draw_secret(rules), setter_id=user_id if secret else None,
+            private=private, action_id=action_id), user_name=user_name)
 
     @staticmethod
     def check_guesser(game: GameRecord, user_id: int) -> None:
@@ -125,7 +125,8 @@ class BreakerService:
                                            feedback=feedback, now=now, action_id=action_id)
         await games.store.remember_player(conn, user_id, user_name, now)
         if feedback.is_win(game.rules.pegs):
-            game = await games.end(conn, game, GameStatus.WON, winner_id=user_id, now=now)
+            game = await games.end(conn, game, GameEnding(GameStatus.WON, winner_id=user_id),
+                                   now=now)
         elif game.guesses_left == 0:
-            game = await games.end(conn, game, GameStatus.LOST, now=now)
+            game = await games.end(conn, game, GameEnding(GameStatus.LOST), now=now)
         return game

@@ -72,7 +72,7 @@ def read_body(body: str) -> tuple[Action, int, tuple[int, ...]] | None:
     return action, game, parts
 
 
-class ChallengeButton(ReportingButton, template=r"mmc:(?P<body>.*)"):
+class ChallengeButton(ReportingButton, prefix="mmc"):
     """Any button of a challenge board; ``action`` says what it does. Every ``mmc:`` id
     lands here, so one this version cannot read is answered, not ignored."""
 

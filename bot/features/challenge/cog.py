@@ -12,23 +12,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import STRATEGIES, Rules, possible_feedbacks, strongest_strategy
+from engine import Rules, possible_feedbacks, strongest_strategy
 from engine.rules import MAX_PEGS
 from i18n import tr
 
 from ...core.enums import GameKind
-from ...core.errors import GameOver, MalformedButton, UnknownStrategy
+from ...core.errors import GameOver, MalformedButton
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.followups import after_move
 from ...ui.messages import abandoned_note
 from ...ui.options import (
+    NO_RULE_OPTIONS,
     PRIVATE_DESCRIPTION,
-    RULE_DESCRIPTIONS,
-    Colors,
-    MaxGuesses,
-    Pegs,
+    STRATEGY_CHOICES,
+    RuleOptions,
+    chosen_strategy,
     display_name,
+    with_rule_options,
 )
 from ...ui.pegs import typed_code
 from ...ui.places import in_bot_dm, require_shared_answers, usable
@@ -40,11 +41,6 @@ from .buttons import Action, ChallengeButton
 from .picking import RevealPurpose, reveal_picker, revealed
 from .render import challenge_board, collapsed_line, ended_embed
 from .service import ChallengeService, ChallengeState
-
-STRATEGY_CHOICES = [
-    app_commands.Choice(name=f"{s.name}: {s.description}"[:100], value=s.name)
-    for s in STRATEGIES.values()
-]
 
 
 class ChallengeCog(commands.Cog, name="challenge"):
@@ -62,28 +58,23 @@ class ChallengeCog(commands.Cog, name="challenge"):
     # ---- commands ---------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Think of a code: I will break it")
     @app_commands.describe(
-        **RULE_DESCRIPTIONS,
         strategy="How I pick my guesses (default: the strongest for the size, optimal up to 4x6)",
         private=PRIVATE_DESCRIPTION,
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
     @usable()
+    @with_rule_options
     async def challenge(
         self,
         interaction: discord.Interaction,
-        pegs: Pegs | None = None,
-        colors: Colors | None = None,
-        max_guesses: MaxGuesses | None = None,
-        repeats: bool | None = None,
+        asked: RuleOptions = NO_RULE_OPTIONS,
         strategy: str | None = None,
         private: bool | None = None,
     ) -> None:
         assert interaction.channel_id is not None
-        rules = rules_for(interaction, pegs, colors, max_guesses, repeats)  # server defaults
-        strategy = strategy or strongest_strategy(rules)
-        if strategy not in STRATEGIES:
-            raise UnknownStrategy(strategy)
-        await self.start(interaction, rules, strategy, private=bool(private))
+        rules = rules_for(interaction, asked)  # the server's default rules for the rest
+        await self.start(interaction, rules, chosen_strategy(strategy, rules),
+                         private=bool(private))
 
     async def start(self, interaction: discord.Interaction, rules: Rules, strategy: str, *,
                     private: bool = False) -> None:

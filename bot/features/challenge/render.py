@@ -25,7 +25,7 @@ from i18n import SOURCE, current_locale, tr, trc, trn
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord
-from ...ui.messages import mention
+from ...ui.messages import board_link, mention, says
 from ...ui.pegs import (
     BLACK_PEG,
     LARGE_ROW,
@@ -40,6 +40,13 @@ from ...ui.pegs import (
 from ..analysis.buttons import AnalyseButton
 from ..breaker.buttons import AGAIN
 from .buttons import Action, ChallengeButton
+from .errors import (
+    ImpossibleReply,
+    NothingToTakeBack,
+    NotYourChallenge,
+    OutOfDate,
+    RepliesContradict,
+)
 from .service import ChallengeState
 
 #: Buttons on one line of the board: four fit a 400 px phone inside a container.
@@ -318,3 +325,64 @@ def ended_embed(state: ChallengeState, ended_by: int) -> discord.Embed:
     return discord.Embed(title=tr("Challenge ended"), description=said,
                          colour=discord.Colour.dark_grey())
 
+
+# ---- the words for challenge mistakes ----------------------------------------------------
+def _out_of_date(error: OutOfDate) -> str:
+    """Why an action was refused, in the words of what the player did: a button or a typed
+    ``/feedback``; a board that had moved on, or another action stored a moment before."""
+    current = len(error.game.replies) + 1  # the guess on the board as the action read it
+    link = board_link(error.game)
+    latest = tr("the latest board ({link})", link=link) if link else tr("the latest board")
+    turn = error.given_turn
+    if error.action == "reveal":
+        return tr("The challenge moved on while you typed your code (another reply or "
+                  "take-back came first), so it was not revealed. Nothing was stored: use "
+                  "{latest} and reveal again.", latest=latest)
+    if error.action == "take back":
+        if error.raced:
+            return tr("Your reply to guess {turn} changed a moment before this click (taken "
+                      "back, or answered by another click), so nothing was taken back: use "
+                      "{latest}.", turn=turn, latest=latest)
+        return tr("That button takes back your reply to guess {turn}, but your last reply is "
+                  "to guess {last} now: use {latest}. Nothing was stored.", turn=turn,
+                  last=current - 1, latest=latest)
+    if turn is None and error.raced:
+        return tr("Another reply to guess {current} was stored a moment before yours. Nothing "
+                  "was stored from yours: the latest board in this channel shows my next "
+                  "guess.", current=error.turn_seen or current)
+    if turn is None:
+        return tr("My guess {current} went up after you typed that, so your reply would "
+                  "answer a guess you hadn't seen. Nothing was stored: look at {latest} and "
+                  "answer again.", current=current, latest=latest)
+    if error.raced:
+        return tr("Guess {turn} was answered a moment before this click (a double click?). "
+                  "Nothing was stored from this one: use {latest}.", turn=turn, latest=latest)
+    return tr("That button belongs to guess {turn}, but I'm on guess {current} now: use "
+              "{latest}. Nothing was stored.", turn=turn, current=current, latest=latest)
+
+
+says(OutOfDate)(lambda e: (tr("That board is out of date"), _out_of_date(e)))
+says(NothingToTakeBack)(lambda e: (tr("Nothing to take back"),
+                                   tr("There is no reply to take back yet.")))
+
+
+@says(NotYourChallenge)
+def _not_your_challenge(error: NotYourChallenge) -> tuple[str, str]:
+    return tr("This is not your challenge"), tr(
+        "This is not your challenge: only {player} knows the code. Start your own with "
+        "`/challenge` in another channel, or when this one ends.",
+        player=mention(error.game.started_by))
+
+
+@says(ImpossibleReply)
+def _impossible_reply(error: ImpossibleReply) -> tuple[str, str]:
+    return tr("That reply is impossible"), tr(
+        "{reason}. Count again: black = right colour in the right place, white = right "
+        "colour in the wrong place.", reason=error.reason)
+
+
+@says(RepliesContradict)
+def _replies_contradict(error: RepliesContradict) -> tuple[str, str]:
+    return tr("Replies contradict each other"), tr(
+        "Your replies already contradict each other: take back the last reply or "
+        "reveal your code first.")

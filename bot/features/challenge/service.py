@@ -29,20 +29,17 @@ from engine import (
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
-from ...core.errors import (
-    AlreadyDone,
-    GameOver,
+from ...core.errors import AlreadyDone, GameOver, NoGameRunning, WrongKindOfGame
+from ...core.records import GameEnding, GameRecord, NewGame, ReplyRecord
+from ...services.games import GameService
+from ...store import INTEGRITY_ERRORS, ReplyStore, StaleWrite, is_duplicate_action, once
+from .errors import (
     ImpossibleReply,
-    NoGameRunning,
     NothingToTakeBack,
     NotYourChallenge,
     OutOfDate,
     RepliesContradict,
-    WrongKindOfGame,
 )
-from ...core.games import GameService, NewGame
-from ...core.records import GameRecord, ReplyRecord
-from ...store import INTEGRITY_ERRORS, ReplyStore, StaleWrite, is_duplicate_action, once
 from .solvers import SolverCache
 
 
@@ -136,12 +133,11 @@ class ChallengeService:
         guess = await self.solvers.run(session.next_guess)
         seconds = time.perf_counter() - started
         opened_by = self.turn_mark()
-        opened: NewGame = await self.games.open(
-            kind=GameKind.CHALLENGE, guild_id=guild_id, channel_id=channel_id,
-            user_id=user_id, user_name=user_name, rules=rules, strategy=strategy, seed=seed,
-            pending_guess=guess, codes_left=session.remaining, opened_by=opened_by,
-            action_id=action_id, private=private,
-        )
+        opened = await self.games.open(NewGame(
+            GameKind.CHALLENGE, guild_id, channel_id, user_id, rules, strategy=strategy,
+            seed=seed, pending_guess=guess, codes_left=session.remaining,
+            turn_opened_by=opened_by, private=private, action_id=action_id,
+        ), user_name=user_name)
         self.solvers.keep(opened.game.id, session, opened_by)
         return ChallengeState(opened.game, seconds), opened.abandoned
 
@@ -257,10 +253,11 @@ class ChallengeService:
                         pending_guess=pending, codes_left=left, opened_by=mark, now=now,
                         board_message_id=board_message_id)
                     if won:
-                        game = await games.end(conn, game, GameStatus.WON, now=now)
+                        game = await games.end(conn, game, GameEnding(GameStatus.WON),
+                                               now=now)
                     elif turn >= game.rules.max_guesses:
-                        game = await games.end(conn, game, GameStatus.LOST,
-                                               winner_id=reply.player_id, now=now)
+                        ending = GameEnding(GameStatus.LOST, winner_id=reply.player_id)
+                        game = await games.end(conn, game, ending, now=now)
             except StaleWrite:
                 self.solvers.drop(game.id)
                 raise reply.raced() from None
@@ -330,8 +327,8 @@ class ChallengeService:
                 game = await games.store.advance(conn, game, pending_guess=None,
                                                  codes_left=game.codes_left,
                                                  opened_by=mark, now=now)
-                game = await games.end(conn, game, GameStatus.QUIT, now=now,
-                                       secret=reveal.code, action_id=reveal.action_id)
+                game = await games.end(conn, game, GameEnding(
+                    GameStatus.QUIT, secret=reveal.code, action_id=reveal.action_id), now=now)
         except StaleWrite:
             raise OutOfDate(reveal.game, None, action="reveal", raced=True) from None
         self.solvers.drop(game.id)

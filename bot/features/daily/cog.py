@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from i18n import tr
 
-from ...store.daily import DailyPlay
+from ...core.records import DailyPlay
 from ...ui.options import CodeText, display_name
 from ...ui.places import usable
 from ...ui.translation import publicly

@@ -19,7 +19,8 @@ from ...ui.pegs import feedback_row
 from ...ui.responses import cog_of
 from ..picker import Picker, Purpose, close, open_button, show
 from ..stats.formats import day as show_day
-from .service import DAILY_RULES, DailyOver
+from .errors import DailyOver
+from .service import DAILY_RULES
 
 PURPOSE = "d"
 

@@ -7,14 +7,14 @@ import discord
 from engine import Code, example, format_code
 from i18n import tr, trn
 
-from ...core.errors import DailyAlreadyPlayed, DailyNotFinished
-from ...store.daily import DailyPlay
+from ...core.records import DailyPlay
 from ...ui.messages import mention, player_name, says
 from ...ui.pegs import code_line, feedback_row, legend, share_rows
 from ..analysis.buttons import AnalyseButton
 from ..stats.formats import day as show_day
 from ..stats.formats import whole
-from .service import DAILY_RULES, DailyRaced, DailyRepeat, DayStanding
+from .errors import DailyAlreadyPlayed, DailyNotFinished, DailyRaced, DailyRepeat
+from .service import DAILY_RULES, DayStanding
 
 RULES = DAILY_RULES
 

@@ -15,37 +15,18 @@ from dataclasses import dataclass
 from engine import CLASSIC, Code, draw_secret, example, score_codes
 
 from ...core.codes import read_code
-from ...core.errors import DailyAlreadyPlayed, DailyNotFinished, UserError
-from ...core.games import GameService
-from ...core.records import GuessRecord
+from ...core.enums import DailyStatus
+from ...core.records import DailyPlay
 from ...core.results import utc
+from ...services.games import GameService
 from ...store import StaleWrite, once
-from ...store.daily import DailyPlay, DailyRow, DailyStore
+from ...store.daily import DailyRow, DailyStore
 from ..stats.service import streaks
+from .errors import DailyAlreadyPlayed, DailyNotFinished, DailyOver, DailyRaced, DailyRepeat
 
 #: The daily is always the classic game: 4 pegs, 6 colours, 10 guesses, repeats allowed.
 DAILY_RULES = CLASSIC
 LEADERBOARD_SIZE = 10
-
-
-class DailyRepeat(UserError):
-    """A code already on the player's daily board: it costs no guess."""
-
-    def __init__(self, earlier: GuessRecord):
-        super().__init__("that code is already on your daily board")
-        self.earlier = earlier
-
-
-class DailyRaced(UserError):
-    """Two guesses of the same player at once: the other one was stored."""
-
-
-class DailyOver(UserError):
-    """A guess for a day that has passed (a picker opened before midnight UTC)."""
-
-    def __init__(self, day: str):
-        super().__init__("that day's daily is over")
-        self.day = day
 
 
 @dataclass(frozen=True)
@@ -138,8 +119,8 @@ class DailyService:
                     raise DailyRepeat(earlier)
                 feedback = score_codes(self.secret(day), code)
                 turns = (len(play.guesses) if play else 0) + 1
-                finish = ("won" if feedback.is_win(DAILY_RULES.pegs) else
-                          "lost" if turns >= DAILY_RULES.max_guesses else None)
+                finish = (DailyStatus.WON if feedback.is_win(DAILY_RULES.pegs) else
+                          DailyStatus.LOST if turns >= DAILY_RULES.max_guesses else None)
                 play = await self.store.add_guess(
                     conn, play, day=day, user_id=user_id, guild_id=guild_id, code=code,
                     feedback=feedback, finish=finish, now=now, action_id=action_id)

@@ -6,12 +6,12 @@ import discord
 
 from i18n import tr
 
-from ...core.errors import HintsOff
 from ...core.records import GameRecord
 from ...ui.messages import mention, says
 from ...ui.pegs import code_line
 from ..breaker.render import HINT_MARK, hinted_note
-from .service import LEVELS, Hint, HintNeedsAGuess, HintRaced, NoHintsInMatches, NoMoreHints
+from .errors import HintNeedsAGuess, HintRaced, HintsOff, NoHintsInMatches, NoMoreHints
+from .service import LEVELS, Hint
 
 
 def _title(level: int) -> str:

@@ -14,32 +14,15 @@ from engine.hints import Facts, facts
 from i18n import speaking, tr, trc, trn
 
 from ...core.enums import GameKind
-from ...core.errors import HintsOff, UserError, WrongKindOfGame
-from ...core.games import GameService
+from ...core.errors import WrongKindOfGame
 from ...core.records import GameRecord
+from ...services.games import GameService
 from ...store import StaleWrite, once
 from ...store.hints import HintStore
+from .errors import HintNeedsAGuess, HintRaced, HintsOff, NoHintsInMatches, NoMoreHints
 
 #: Hints per game: the count, a colour, a fitting code.
 LEVELS = 3
-
-
-class HintRaced(UserError):
-    """The board moved on (a guess, another hint) while this hint was worked out."""
-
-
-class HintNeedsAGuess(UserError):
-    """The colour hint before any reply: nothing about colours is known yet."""
-
-
-class NoHintsInMatches(UserError):
-    """A match half-round is scored by the moves its breaker needed: no help."""
-
-
-class NoMoreHints(UserError):
-    def __init__(self, game: GameRecord):
-        super().__init__("every hint was given")
-        self.game = game
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from ...ui.responses import ReportingButton, cog_of
 from .help import Page
 
 
-class HelpButton(ReportingButton, template=r"mmh:(?P<page>.*)"):
+class HelpButton(ReportingButton, prefix="mmh"):
     """Shows one page of help in the message it is on; anyone who sees it may turn it."""
 
     def __init__(self, page: Page | None, *, label: str = "?", current: bool = False):
@@ -25,7 +25,7 @@ class HelpButton(ReportingButton, template=r"mmh:(?P<page>.*)"):
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
     ) -> HelpButton:
         try:
-            return cls(Page(match["page"]))
+            return cls(Page(match["body"]))
         except ValueError:  # a page this version doesn't have (or a forged id)
             return cls(None)
 

@@ -18,17 +18,19 @@ from i18n import tr
 
 from ...core.enums import GameKind
 from ...core.errors import BadRules
-from ...core.games import GameService
 from ...core.records import GameRecord
+from ...services.games import GameService
 from ...ui.options import (
+    NO_RULE_OPTIONS,
     PRIVATE_DESCRIPTION,
-    RULE_DESCRIPTIONS,
     WHICH_CHOICES,
     WHICH_DESCRIPTION,
     Colors,
     MaxGuesses,
     Pegs,
+    RuleOptions,
     which,
+    with_rule_options,
 )
 from ...ui.places import (
     NotHere,
@@ -84,21 +86,18 @@ class MastermindCog(
         self.bot.remove_dynamic_items(HelpButton)
 
     @app_commands.command(name="new", description="Start a game here: I pick a secret code")
-    @app_commands.describe(**RULE_DESCRIPTIONS,
-                           setter="me: you set the code (privately) and the others break it",
+    @app_commands.describe(setter="me: you set the code (privately) and the others break it",
                            private=PRIVATE_DESCRIPTION)
     @app_commands.choices(setter=[app_commands.Choice(name="me (I set the code)", value="me")])
+    @with_rule_options
     async def new(
         self,
         interaction: discord.Interaction,
-        pegs: Pegs | None = None,
-        colors: Colors | None = None,
-        max_guesses: MaxGuesses | None = None,
-        repeats: bool | None = None,
+        asked: RuleOptions = NO_RULE_OPTIONS,
         setter: str | None = None,
         private: bool | None = None,
     ) -> None:
-        rules = rules_for(interaction, pegs, colors, max_guesses, repeats)
+        rules = rules_for(interaction, asked)
         if setter == "me":
             if in_bot_dm(interaction):
                 raise NotHere(tr("Here in our DM nobody else could break your code."),

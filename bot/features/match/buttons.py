@@ -32,7 +32,7 @@ _WELL_FORMED = re.compile(r"(?P<action>accept|decline|code):(?P<match>\d{1,20})"
                           r"(?::(?P<half>\d{1,2}))?")
 
 
-class MatchButton(ReportingButton, template=r"mmm:(?P<body>.*)"):
+class MatchButton(ReportingButton, prefix="mmm"):
     """Any button of a match; every ``mmm:`` id lands here, so an unreadable one is answered."""
 
     def __init__(self, action: MatchAction | None, match_id: int, half: int | None = None, *,

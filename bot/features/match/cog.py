@@ -14,29 +14,34 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import STRATEGIES, Rules, example, strongest_strategy
+from engine import Rules, example
 from i18n import mark, tr
 
 from ...core.codes import read_code
 from ...core.enums import GameKind, GameStatus
-from ...core.errors import UnknownStrategy
 from ...core.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
-from ...ui.options import RULE_DESCRIPTIONS, Colors, MaxGuesses, Pegs, display_name, make_rules
+from ...ui.options import (
+    NO_RULE_OPTIONS,
+    STRATEGY_CHOICES,
+    RuleOptions,
+    chosen_strategy,
+    display_name,
+    with_rule_options,
+)
 from ...ui.pegs import typed_code
 from ...ui.places import bot_in_channel, require_shared_answers, usable
-from ...ui.responses import cog_of
 from ...ui.translation import publicly
 from ..breaker.buttons import board_view
 from ..breaker.render import board_embed
 from ..breaker.service import BreakerService
-from ..challenge.cog import STRATEGY_CHOICES
 from ..challenge.render import challenge_board, collapsed_line
 from ..challenge.service import ChallengeService, ChallengeState
 from ..picker import close, register, show
-from ..settings.cog import SettingsCog
+from ..settings.cog import rules_for
 from .buttons import MatchAction, MatchButton
+from .errors import BadOpponent
 from .picking import (
     MatchCodePurpose,
     SetterGamePurpose,
@@ -52,7 +57,7 @@ from .render import (
     scoreboard_view,
     setter_note,
 )
-from .service import BadOpponent, MatchService, MatchView
+from .service import MatchService, MatchView
 
 
 class MatchCog(commands.Cog, name="match"):
@@ -77,32 +82,23 @@ class MatchCog(commands.Cog, name="match"):
     @app_commands.describe(
         opponent="Play this person instead of me (they accept with a button)",
         rounds=f"Rounds to play ({MIN_ROUNDS}-{MAX_ROUNDS}, default {DEFAULT_ROUNDS})",
-        **RULE_DESCRIPTIONS,
         strategy="How I pick my guesses (default: the strongest for the size)",
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
     @usable(dms=False)
+    @with_rule_options
     async def match(
         self,
         interaction: discord.Interaction,
         opponent: discord.User | None = None,
         rounds: app_commands.Range[int, MIN_ROUNDS, MAX_ROUNDS] = DEFAULT_ROUNDS,
-        pegs: Pegs | None = None,
-        colors: Colors | None = None,
-        max_guesses: MaxGuesses | None = None,
-        repeats: bool | None = None,
+        asked: RuleOptions = NO_RULE_OPTIONS,
         strategy: str | None = None,
     ) -> None:
         assert interaction.channel_id is not None  # not in the bot's DM (see usable)
         require_shared_answers(interaction, tr("a match in the channel"))
-        # Options left out take the server's default rules (/mastermind settings).
-        default = cog_of(interaction, SettingsCog).service.default_rules(interaction.guild_id)
-        rules = make_rules(pegs or default.pegs, colors or default.colors,
-                           max_guesses or default.max_guesses,
-                           default.repeats if repeats is None else repeats)
-        strategy = strategy or strongest_strategy(rules)
-        if strategy not in STRATEGIES:
-            raise UnknownStrategy(strategy)
+        rules = rules_for(interaction, asked)  # the server's default rules for the rest
+        strategy = chosen_strategy(strategy, rules)
         if opponent is not None and opponent.bot:
             raise BadOpponent(mark("Bots don't play matches (I am the exception)."))
         view = await self.service.start(

@@ -8,19 +8,19 @@ from engine import example
 from i18n import tr, trc, trn
 
 from ...core.enums import GameKind
-from ...core.errors import MatchRunning, NotYourTurn
 from ...core.matches import DRAW, INVITATION_SECONDS, MatchRecord, MatchStatus, Side
 from ...ui.messages import board_link, mention, says
 from .buttons import MatchAction, MatchButton
-from .service import (
+from .errors import (
     BadOpponent,
     MatchOver,
-    MatchView,
+    MatchRunning,
     NotInMatch,
     NotYourCode,
     OnlyInvitee,
     StaleMatchButton,
 )
+from .service import MatchView
 
 
 def rule() -> str:
@@ -213,7 +213,6 @@ def expired_note(match_id: int) -> str:
 @says(MatchRunning)
 def _match_running(error: MatchRunning) -> tuple[str, str]:
     match = error.match
-    assert isinstance(match, MatchRecord)
     if match.status is MatchStatus.INVITED:
         said = tr("{player} started an invitation to a match in this channel (#{id}): one game "
                   "or match per channel. `/mastermind board` shows it, `/mastermind quit` ends "
@@ -223,18 +222,6 @@ def _match_running(error: MatchRunning) -> tuple[str, str]:
                   "channel. `/mastermind board` shows it, `/mastermind quit` ends it.",
                   player=mention(match.player_a), id=match.id)
     return tr("A match is running here"), said
-
-
-@says(NotYourTurn)
-def _not_your_turn(error: NotYourTurn) -> tuple[str, str]:
-    game = error.game
-    if game.setter_id is not None and game.match_id is None:
-        return tr("You set this code"), tr(
-            "You set this code, so you can't guess it: watch the others try! "
-            "`/mastermind quit` ends the game.")
-    return tr("Not your code to break"), tr(
-        "In this match only {player} guesses this code. Watch, or start your own game in "
-        "another channel.", player=mention(game.started_by))
 
 
 @says(NotInMatch)

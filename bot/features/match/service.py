@@ -2,76 +2,35 @@
 
 A half-round is an ordinary game (a breaker game, or a challenge when the bot breaks), so
 its moves go through the breaker and challenge services as always. When a half-round's
-game ends, :meth:`MatchService.on_game_end` runs inside the transaction that ended it
-(``GameService.end_hooks``): the match scores the half and opens the next one in the same
-commit, exactly once (the update names the half it advances from).
+game ends, :meth:`HalfRounds.on_game_end` runs inside the transaction that ended it
+(one of ``GameService.end_hooks``, given it when built): the match scores the half and opens
+the next one in the same commit, exactly once (the update names the half it advances from).
 """
 
 from __future__ import annotations
 
-import secrets as secure_random
 from dataclasses import dataclass
 
-from engine import Code, Rules, draw_secret, example
+from engine import Rules, example
 from i18n import mark
 
 from ...core.codes import read_code
-from ...core.enums import GameKind, GameStatus
-from ...core.errors import GameAlreadyRunning, MatchRunning, UserError
-from ...core.games import GameService
-from ...core.matches import INVITATION_SECONDS, MatchRecord, MatchStatus, Side, half_score
-from ...core.records import GameRecord
-from ...store import Connection, MatchStore, StaleWrite, once
-
-
-class NotInMatch(UserError):
-    """Someone who plays no side of the match pressed its button or tried to end it."""
-
-    def __init__(self, match: MatchRecord):
-        super().__init__("you are not playing in this match")
-        self.match = match
-
-
-class NotYourCode(UserError):
-    """The code-setting button, pressed by a player whose turn to set it is not now."""
-
-    def __init__(self, match: MatchRecord):
-        super().__init__("it is not your code to set")
-        self.match = match
-
-
-class MatchOver(UserError):
-    """A button of a match that has ended (or an invitation no longer open)."""
-
-    def __init__(self, match: MatchRecord | None):
-        super().__init__("that match is over")
-        self.match = match
-
-
-class OnlyInvitee(UserError):
-    """The inviter pressed Accept on their own invitation."""
-
-    def __init__(self, match: MatchRecord):
-        super().__init__("only the invited player accepts")
-        self.match = match
-
-
-class StaleMatchButton(UserError):
-    """A button for an earlier half-round (the code was set already, a double click), or
-    an invitation's Accept clicked again after it was accepted (``accepted``)."""
-
-    def __init__(self, match: MatchRecord, *, accepted: bool = False):
-        super().__init__("that button is out of date")
-        self.match = match
-        self.accepted = accepted
-
-
-class BadOpponent(UserError):
-    """``reason``: a sentence marked for the catalogs (``mark(...)``), shown translated."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+from ...core.enums import GameStatus
+from ...core.errors import GameAlreadyRunning
+from ...core.matches import MatchRecord, MatchStatus
+from ...core.records import GameEnding, GameRecord
+from ...services.games import GameService
+from ...store import Connection, StaleWrite, once
+from .errors import (
+    BadOpponent,
+    MatchOver,
+    MatchRunning,
+    NotInMatch,
+    NotYourCode,
+    OnlyInvitee,
+    StaleMatchButton,
+)
+from .halves import HalfRounds
 
 
 @dataclass(frozen=True)
@@ -85,25 +44,14 @@ class MatchView:
 
 
 class MatchService:
-    def __init__(self, games: GameService):
+    def __init__(self, games: GameService, halves: HalfRounds):
         self.games = games
-        self.store = MatchStore()
-        games.end_hooks.append(self.on_game_end)
-        games.channel_checks.append(self.check_channel)
+        #: The same object the game service calls when a game opens or ends.
+        self.halves = halves
+        self.store = halves.store
 
-    # ---- the rules of time ----------------------------------------------------------------
     def lapsed(self, match: MatchRecord, now: float) -> bool:
-        """An invitation unanswered too long, or a match waiting too long for a code."""
-        if match.status is MatchStatus.INVITED:
-            return now - match.created_at > INVITATION_SECONDS
-        return match.status is MatchStatus.ACTIVE and now - match.updated_at > (
-            self.games.idle_for(match.guild_id))
-
-    async def check_channel(self, conn: Connection, channel_id: int) -> None:
-        """A running match holds its channel between half-rounds (GameService asks)."""
-        match = await self.store.running_in_channel(conn, channel_id)
-        if match is not None and not self.lapsed(match, self.games.clock()):
-            raise MatchRunning(match)
+        return self.halves.lapsed(match, now)
 
     async def _free_channel(self, conn: Connection, channel_id: int
                             ) -> MatchRecord | None:
@@ -117,16 +65,10 @@ class MatchService:
         if match is not None:
             if not self.lapsed(match, now):
                 raise MatchRunning(match)
-            return await self._expire(conn, match, now)
+            return await self.halves.expire(conn, match, now)
         if abandoned is not None and abandoned.match_id is not None:
             return await self.store.get(conn, abandoned.match_id)
         return None
-
-    async def _expire(self, conn: Connection, match: MatchRecord, now: float
-                      ) -> MatchRecord:
-        status = (MatchStatus.EXPIRED if match.status is MatchStatus.INVITED
-                  else MatchStatus.ABANDONED)
-        return await self.store.finish(conn, match, status=status, winner=None, now=now)
 
     # ---- starting -------------------------------------------------------------------------
     async def start(
@@ -148,39 +90,9 @@ class MatchService:
                 player_a=user_id, player_b=opponent,
                 status=MatchStatus.ACTIVE if opponent is None else MatchStatus.INVITED,
                 now=now, action_id=action_id)
-            game = await self._open_half(conn, match, now) if opponent is None else None
+            game = await self.halves.open_half(conn, match, now) if opponent is None else None
             await self.games.store.remember_player(conn, user_id, user_name, now)
         return MatchView(match, game, expired)
-
-    async def _open_half(self, conn: Connection, match: MatchRecord, now: float, *,
-                         secret: Code | None = None, action_id: int | None = None
-                         ) -> GameRecord | None:
-        """The game of the match's current half-round; None while a person's code is awaited.
-
-        Against the bot: the player breaks the bot's code (a breaker game), then the bot
-        breaks the player's (a challenge, its first guess thought of when first shown)."""
-        if match.vs_bot and match.breaker() is Side.A:
-            return await self._create(conn, match, now, action_id, GameKind.BREAKER,
-                                      secret=draw_secret(match.rules), started_by=match.player_a)
-        if match.vs_bot:
-            return await self._create(conn, match, now, action_id, GameKind.CHALLENGE,
-                                      secret=None, started_by=match.player_a)
-        breaker, setter = match.player(match.breaker()), match.player(match.setter())
-        if secret is None or breaker is None:
-            return None
-        return await self._create(conn, match, now, action_id, GameKind.BREAKER, secret=secret,
-                                  started_by=breaker, setter_id=setter)
-
-    async def _create(self, conn: Connection, match: MatchRecord, now: float,
-                      action_id: int | None, kind: GameKind, *, secret: Code | None,
-                      started_by: int, setter_id: int | None = None) -> GameRecord:
-        challenge = kind is GameKind.CHALLENGE
-        return await self.games.store.create(
-            conn, guild_id=match.guild_id, channel_id=match.channel_id, kind=kind,
-            rules=match.rules, secret=secret, started_by=started_by, now=now,
-            strategy=match.strategy if challenge else None,
-            seed=secure_random.randbelow(2**31) if challenge else 0, action_id=action_id,
-            match_id=match.id, match_half=match.half, setter_id=setter_id)
 
     # ---- an invitation ----------------------------------------------------------------------
     async def check_invitation(self, match_id: int, user_id: int) -> MatchRecord:
@@ -205,7 +117,7 @@ class MatchService:
             if user_id not in (match.player_a, match.player_b):
                 raise NotInMatch(match)
             if self.lapsed(match, now):
-                match = await self._expire(conn, match, now)
+                match = await self.halves.expire(conn, match, now)
             elif accept and user_id == match.player_b:
                 match = await self.store.accept(conn, match, now=now, action_id=action_id)
                 await self.games.store.remember_player(conn, user_id, user_name, now)
@@ -237,7 +149,7 @@ class MatchService:
         async with self.games.db.transaction() as conn:
             match = await self.store.get(conn, match_id)
             if match is not None and match.running and self.lapsed(match, self.games.clock()):
-                match = await self._expire(conn, match, self.games.clock())
+                match = await self.halves.expire(conn, match, self.games.clock())
         return match
 
     @staticmethod
@@ -263,65 +175,18 @@ class MatchService:
                     raise MatchOver(match)
                 self._check_setter(match, half, user_id)
                 if self.lapsed(match, now):
-                    expired = await self._expire(conn, match, now)
+                    expired = await self.halves.expire(conn, match, now)
                 else:
                     running, _ = await self.games.load_active(conn, match.channel_id)
                     if running is not None:
                         raise GameAlreadyRunning(running)
-                    game = await self._open_half(conn, match, now, secret=code,
+                    game = await self.halves.open_half(conn, match, now, secret=code,
                                                  action_id=action_id)
                     match = await self.store.touch(conn, match, now)
                     return MatchView(match, game)
         except StaleWrite:
             raise StaleMatchButton(reader_match) from None
         raise MatchOver(expired)
-
-    # ---- the end of a half-round (inside the transaction that ended its game) --------------
-    async def on_game_end(self, conn: Connection, game: GameRecord,
-                          by: int | None) -> None:
-        if game.match_id is None:
-            return
-        match = await self.store.get(conn, game.match_id)
-        if match is None or match.status is not MatchStatus.ACTIVE or (
-                game.match_half != match.half):
-            return
-        now = game.ended_at or self.games.clock()
-        if game.status is GameStatus.ABANDONED:
-            await self.store.finish(conn, match, status=MatchStatus.ABANDONED, winner=None,
-                                    now=now)
-        elif game.status is GameStatus.QUIT and by is None and game.kind is GameKind.CHALLENGE:
-            # A reveal: the 1978 computer says "try again, and this time please be more
-            # careful": the half-round starts over.
-            match = await self.store.touch(conn, match, now)
-            await self._open_half(conn, match, now)
-        elif game.status is GameStatus.QUIT:
-            await self._forfeit(conn, match, by, now)
-        else:
-            await self._score(conn, match, game, now)
-
-    async def _score(self, conn: Connection, match: MatchRecord, game: GameRecord,
-                     now: float) -> None:
-        match = await self.store.advance(
-            conn, match, half_scores=(*match.half_scores, half_score(game)), now=now)
-        if match.half < match.halves:
-            await self._open_half(conn, match, now)
-            return
-        match = await self.store.finish(conn, match, status=MatchStatus.FINISHED,
-                                        winner=match.leader(), now=now)
-        await self.games.stats.record_match(conn, match)
-
-    async def _forfeit(self, conn: Connection, match: MatchRecord, by: int | None,
-                       now: float, action_id: int | None = None) -> MatchRecord:
-        """A player who quits loses the match; a moderator's end has no winner."""
-        side = match.side_of(by) if by is not None else None
-        if side is None:
-            return await self.store.finish(conn, match, status=MatchStatus.ENDED, winner=None,
-                                           now=now, ended_by=by, action_id=action_id)
-        match = await self.store.finish(conn, match, status=MatchStatus.FORFEIT,
-                                        winner=side.other.value, now=now, ended_by=by,
-                                        action_id=action_id)
-        await self.games.stats.record_match(conn, match)
-        return match
 
     # ---- quitting -------------------------------------------------------------------------
     async def quit(self, *, channel_id: int, user_id: int, can_manage: bool,
@@ -341,11 +206,12 @@ class MatchService:
                                                 winner=None, now=now, ended_by=user_id,
                                                 action_id=action_id)
             elif game is not None:
-                game = await self.games.end(conn, game, GameStatus.QUIT, now=now,
-                                            action_id=action_id, by=user_id)
+                game = await self.games.end(
+                    conn, game, GameEnding(GameStatus.QUIT, action_id=action_id), now=now,
+                    by=user_id)
                 match = await self.store.get(conn, match.id) or match
             else:
-                match = await self._forfeit(conn, match, user_id, now, action_id)
+                match = await self.halves.forfeit(conn, match, user_id, now, action_id)
         return MatchView(match, game)
 
     # ---- reading --------------------------------------------------------------------------

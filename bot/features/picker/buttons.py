@@ -15,7 +15,7 @@ from ...ui.responses import MAX_ID, ReportingButton, ReportingModal
 from .state import Op, Picker, Tap, read_tap
 
 
-class PickerButton(ReportingButton, template=r"mmp:(?P<body>.*)"):
+class PickerButton(ReportingButton, prefix="mmp"):
     """A colour, delete, submit or type button of a picker, or a board's button that opens
     one. Every ``mmp:`` id lands here, so one this version can't read is answered."""
 

@@ -14,7 +14,6 @@ import discord
 from engine import format_code
 from i18n import tr, trn
 
-from ...core.errors import GameMovedOn
 from ...ui.messages import says
 from ...ui.pegs import button_emoji, peg_emoji
 from .buttons import PickerButton
@@ -103,15 +102,3 @@ def _not_yours(error: NotYourPicker) -> tuple[str, str]:
     return tr("This picker isn't yours"), tr(
         "It belongs to another player, so nothing was picked or stored. Press the button "
         "on the board to open your own.")
-
-
-@says(GameMovedOn)
-def _moved_on(error: GameMovedOn) -> tuple[str, str]:
-    if error.running is None:
-        return tr("That game is over"), tr(
-            "Game #{id} has ended, so this picker can't play it any more. Nothing was "
-            "stored. Start a new game with `/mastermind new`.", id=error.game_id)
-    return tr("A new game runs here"), tr(
-        "Game #{id} has ended and game #{running} runs here now: press **{guess}** on its "
-        "board. Nothing was stored.", id=error.game_id, running=error.running.id,
-        guess=tr("Guess"))

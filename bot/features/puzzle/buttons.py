@@ -18,7 +18,7 @@ from .picking import answer_button
 _WELL_FORMED = re.compile(r"another:(?P<play>\d{1,20})")
 
 
-class AnotherPuzzleButton(ReportingButton, template=r"mmz:(?P<body>.*)"):
+class AnotherPuzzleButton(ReportingButton, prefix="mmz"):
     def __init__(self, play_id: int):
         self.play_id = play_id
         super().__init__(discord.ui.Button(label=tr("Another puzzle"),

@@ -17,7 +17,8 @@ from ...ui.messages import says
 from ...ui.pegs import code_line, feedback_row, key_pegs
 from ..stats.formats import day as show_day
 from ..stats.formats import whole
-from .service import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered, miss_of
+from .errors import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered
+from .service import miss_of
 
 #: Each level's name as players read it (its value, ``medium``, is what /puzzle new takes).
 LEVEL_NAMES: dict[Level, Callable[[], str]] = {

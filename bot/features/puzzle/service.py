@@ -13,35 +13,20 @@ from engine import CLASSIC, Code, Rules, example, score_codes
 from engine.puzzle import Level, Puzzle, check_answer, generate
 
 from ...core.codes import read_code
-from ...core.errors import AlreadyDone, UserError
-from ...core.games import GameService
+from ...core.errors import AlreadyDone
 from ...core.results import utc
+from ...services.games import GameService
 from ...store import once
 from ...store.puzzles import PuzzlePlay, PuzzleStore
 from ..daily.service import DailyService
 from ..stats.service import streaks
+from .errors import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered
 
 #: The day's puzzle: classic size, medium reasoning, the same for everyone.
 DAILY_RULES = CLASSIC
 DAILY_LEVEL = Level.MEDIUM
 #: Sizes a random puzzle comes in (the engine makes any; these read well on a phone).
 SIZES = {"4x6": CLASSIC, "5x8": Rules(pegs=5, colors=8)}
-
-
-class NoOpenPuzzle(UserError):
-    """An answer with no puzzle waiting for one."""
-
-
-class PuzzleAnswered(UserError):
-    """A second try at a puzzle (one try each)."""
-
-    def __init__(self, play: PuzzlePlay):
-        super().__init__("that puzzle was already answered")
-        self.play = play
-
-
-class NotYourPuzzle(UserError):
-    """Someone else's puzzle (a forged or shared button id)."""
 
 
 class PuzzleService:

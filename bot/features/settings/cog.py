@@ -12,7 +12,7 @@ from discord.ext import commands, tasks
 from engine import Rules
 from i18n import tr
 
-from ...ui.options import make_rules
+from ...ui.options import RuleOptions
 from ...ui.responses import cog_of
 from ...ui.translation import public_locale
 from .render import settings_embed
@@ -25,13 +25,10 @@ LANGUAGE_CHOICES = [
 ]
 
 
-def rules_for(interaction: discord.Interaction, pegs: int | None, colors: int | None,
-              max_guesses: int | None, repeats: bool | None) -> Rules:
+def rules_for(interaction: discord.Interaction, given: RuleOptions) -> Rules:
     """A new game's rules: the options given, the server's default rules for the rest."""
-    default = cog_of(interaction, SettingsCog).service.default_rules(interaction.guild_id)
-    return make_rules(pegs or default.pegs, colors or default.colors,
-                      max_guesses or default.max_guesses,
-                      default.repeats if repeats is None else repeats)
+    return given.over(cog_of(interaction, SettingsCog).service.default_rules(
+        interaction.guild_id))
 
 
 log = logging.getLogger(__name__)

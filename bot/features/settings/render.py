@@ -14,24 +14,26 @@ import discord
 from engine import InvalidRules, Rules
 from i18n import tr
 
-from ...core.errors import BadSetting, ChannelNotAllowed
-from ...store.settings import SettingChange
+from ...core.enums import Setting
+from ...core.records import SettingChange
 from ...ui.messages import hours, mention, says
+from .errors import BadSetting, ChannelNotAllowed
 from .service import LANGUAGES, ServerSettings, describe, server_language_words
 
 Words = Callable[[], str]
 #: Each setting's field title in the summary, by its name in :func:`describe` and the log.
-TITLES: dict[str, Words] = {
-    "hints": lambda: tr("Hints (/mastermind hint)"),
-    "rules": lambda: tr("Default rules for /mastermind new"),
-    "idle timeout": lambda: tr("Idle timeout"), "channels": lambda: tr("Games allowed in"),
-    "daily results": lambda: tr("Daily results (/daily share)"),
-    "language": lambda: tr("Language of public boards")}
+TITLES: dict[Setting, Words] = {
+    Setting.HINTS: lambda: tr("Hints (/mastermind hint)"),
+    Setting.RULES: lambda: tr("Default rules for /mastermind new"),
+    Setting.IDLE_TIMEOUT: lambda: tr("Idle timeout"),
+    Setting.CHANNELS: lambda: tr("Games allowed in"),
+    Setting.DAILY_RESULTS: lambda: tr("Daily results (/daily share)"),
+    Setting.LANGUAGE: lambda: tr("Language of public boards")}
 #: A setting's name in a change log line ("hints: on → off").
-LOG_NAMES: dict[str, Words] = {
-    "hints": lambda: tr("hints"), "rules": lambda: tr("rules"),
-    "idle timeout": lambda: tr("idle timeout"), "channels": lambda: tr("channels"),
-    "daily results": lambda: tr("daily results"), "language": lambda: tr("language")}
+LOG_NAMES: dict[Setting, Words] = {
+    Setting.HINTS: lambda: tr("hints"), Setting.RULES: lambda: tr("rules"),
+    Setting.IDLE_TIMEOUT: lambda: tr("idle timeout"), Setting.CHANNELS: lambda: tr("channels"),
+    Setting.DAILY_RESULTS: lambda: tr("daily results"), Setting.LANGUAGE: lambda: tr("language")}
 #: The log's values that are one phrase (as :func:`describe` says them in English).
 FIXED_WORDS: dict[str, Words] = {
     "on": lambda: tr("on"), "off": lambda: tr("off"),
@@ -44,20 +46,20 @@ _RULES = re.compile(r"(\d+) pegs? · (\d+) colou?rs? · (\d+) guess(?:es)? · (r
 _HOURS = re.compile(r"(\d+(?:\.\d+)?) hours?")
 
 
-def logged_words(name: str, text: str | None) -> str:
+def logged_words(name: Setting, text: str | None) -> str:
     """A value as the log stored it (English words), said in the reader's language; text it
     can't read back is shown as stored."""
     if not text:
         return "—"
     if text in FIXED_WORDS:
         return FIXED_WORDS[text]()
-    if name == "rules" and (found := _RULES.fullmatch(text)):
+    if name is Setting.RULES and (found := _RULES.fullmatch(text)):
         pegs, colors, max_guesses = (int(found[i]) for i in (1, 2, 3))
         try:
             return Rules(pegs, colors, max_guesses, found[4] == "repeats on").describe()
         except InvalidRules:
             return text
-    if name == "idle timeout":
+    if name is Setting.IDLE_TIMEOUT:
         value, _, default = text.partition(" (")
         if found := _HOURS.fullmatch(value):
             shown = hours(float(found[1]) * 3600)
@@ -74,21 +76,21 @@ def _language_words(settings: ServerSettings, server_locale: str | None) -> str:
 
 
 def settings_embed(server: str, settings: ServerSettings, default_idle_hours: float,
-                   changed: list[str], log: list[SettingChange],
+                   changed: list[Setting], log: list[SettingChange],
                    server_locale: str | None = None) -> discord.Embed:
     """The summary; ``server_locale``: the catalog the public boards speak now."""
     words = describe(settings, default_idle_hours)
-    words["language"] = _language_words(settings, server_locale)
+    words[Setting.LANGUAGE] = _language_words(settings, server_locale)
     embed = discord.Embed(title=tr("Mastermind settings · {server}", server=server)[:256],
                           colour=discord.Colour.dark_teal())
     embed.description = (
         tr("Changed: {settings}.", settings=", ".join(LOG_NAMES[n]() for n in changed))
         if changed else tr("Nothing changed. Give an option to change a setting."))
     for key, title in TITLES.items():
-        embed.add_field(name=title(), value=words[key][:1024], inline=key != "channels")
+        embed.add_field(name=title(), value=words[key][:1024], inline=key is not Setting.CHANNELS)
     if log:
         lines = [f"<t:{int(c.changed_at)}:R> {mention(c.user_id)} "
-                 f"{LOG_NAMES[c.name]() if c.name in LOG_NAMES else c.name}: "
+                 f"{LOG_NAMES[c.name]()}: "
                  f"{logged_words(c.name, c.old)} → {logged_words(c.name, c.new)}" for c in log]
         embed.add_field(name=tr("Recent changes"), value="\n".join(lines)[:1024], inline=False)
     embed.set_footer(text=tr("Only you see this · Manage Server can change these"))

@@ -15,10 +15,12 @@ from engine import CLASSIC, InvalidRules, Rules
 from i18n import SHIPPED, speaking, tr, trn
 
 from ...core.clock import Clock, system_clock
-from ...core.errors import BadSetting, ChannelNotAllowed
+from ...core.enums import Setting
+from ...core.records import SettingChange
 from ...store import Database, once
-from ...store.settings import SettingChange, SettingsStore
+from ...store.settings import SettingsStore
 from ...ui.messages import hours
+from .errors import BadSetting, ChannelNotAllowed
 
 MAX_CHANNELS = 25
 LOG_LINES = 8
@@ -82,19 +84,20 @@ class ServerSettings:
                    language=language if language in LANGUAGES else None)
 
 
-def describe(settings: ServerSettings, default_idle_hours: float) -> dict[str, str]:
+def describe(settings: ServerSettings, default_idle_hours: float) -> dict[Setting, str]:
     """Each setting in words (the current locale's), by the name the summary and the change
     log use; the log keeps them in English (see :meth:`SettingsService.change`)."""
     idle = settings.idle_hours
     return {
-        "hints": tr("on") if settings.hints else tr("off"),
-        "rules": settings.rules.describe(),
-        "idle timeout": hours(idle * 3600) if idle is not None
+        Setting.HINTS: tr("on") if settings.hints else tr("off"),
+        Setting.RULES: settings.rules.describe(),
+        Setting.IDLE_TIMEOUT: hours(idle * 3600) if idle is not None
         else tr("{hours} (the bot's default)", hours=hours(default_idle_hours * 3600)),
-        "channels": " ".join(f"<#{c}>" for c in settings.channels) or tr("every channel"),
-        "daily results": tr("posted when shared") if settings.daily_posts
+        Setting.CHANNELS: " ".join(f"<#{c}>" for c in settings.channels)
+        or tr("every channel"),
+        Setting.DAILY_RESULTS: tr("posted when shared") if settings.daily_posts
         else tr("kept private"),
-        "language": LANGUAGES[settings.language] if settings.language
+        Setting.LANGUAGE: LANGUAGES[settings.language] if settings.language
         else server_language_words(),
     }
 
@@ -211,7 +214,7 @@ class SettingsService:
 
     # ---- changing them ----------------------------------------------------------------------
     async def change(self, guild_id: int, user_id: int, asked: Changes,
-                     action_id: int | None) -> tuple[ServerSettings, list[str]]:
+                     action_id: int | None) -> tuple[ServerSettings, list[Setting]]:
         """Apply and log the changes; returns the new settings and the names changed."""
         before = self.get(guild_id)
         after = apply(before, asked)

@@ -41,7 +41,7 @@ _PAGE = re.compile(
     rf":(?P<page>\d{{1,6}}):(?P<way>prev|next)")
 
 
-class PageButton(ReportingButton, template=r"mml:(?P<body>.*)"):
+class PageButton(ReportingButton, prefix="mml"):
     """Prev/next on a leaderboard; the custom_id says which board and page to show."""
 
     def __init__(self, mode: Mode, scope: int, period: Period, size: str, page: int, way: str,
@@ -75,7 +75,7 @@ class PageButton(ReportingButton, template=r"mml:(?P<body>.*)"):
 _FORGET = re.compile(r"(?P<action>yes|no):(?P<user>\d{1,20})")
 
 
-class ForgetButton(ReportingButton, template=r"mmf:(?P<body>.*)"):
+class ForgetButton(ReportingButton, prefix="mmf"):
     def __init__(self, confirm: bool, user_id: int):
         self.confirm, self.user_id = confirm, user_id
         label, style = ((tr("Delete my data"), discord.ButtonStyle.danger) if confirm

@@ -10,12 +10,12 @@ from discord.ext import commands
 from i18n import tr
 
 from ...core.enums import Mode, Period
-from ...core.errors import BadSize, NotYourPrompt
 from ...ui.options import display_name
 from ...ui.places import usable
 from ...ui.responses import update
 from ...ui.translation import publicly
 from .buttons import SIZE_PATTERN, ForgetButton, PageButton
+from .errors import BadSize, NotYourPrompt
 from .render import forget_embed, forgotten_embed, leaderboard_embed, stats_embed
 from .service import CLASSIC_SIZE, LeaderboardPage, StatsService
 

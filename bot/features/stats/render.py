@@ -9,10 +9,12 @@ import discord
 from i18n import tr, trn
 
 from ...core.enums import CRACK_MODES, Mode, Period
+from ...core.records import Standing
 from ...core.results import MIN_CHALLENGES
-from ...ui.messages import player_name
+from ...ui.messages import player_name, says
+from .errors import BadSize, NotYourPrompt
 from .formats import decimal, percent, whole
-from .service import LeaderboardPage, PlayerStats, Standing
+from .service import LeaderboardPage, PlayerStats
 
 #: Each period's and board's name, in the reader's language (called where shown).
 PERIOD_NAMES: dict[Period, Callable[[], str]] = {
@@ -227,3 +229,15 @@ def forgotten_embed(counts: dict[str, int] | None) -> discord.Embed:
             counts["guesses"] + counts["replies"]),
         colour=discord.Colour.dark_grey(),
     )
+
+
+# ---- the words for stats mistakes ---------------------------------------------------------
+says(NotYourPrompt)(lambda e: (tr("That's not yours"),
+                               tr("Only the person who asked can confirm this.")))
+
+
+@says(BadSize)
+def _bad_size(error: BadSize) -> tuple[str, str]:
+    return tr("Unknown size"), tr(
+        "{size} is not a rule size: write pegs x colours like `4x6`, or `5x8 no-repeats`.",
+        size=repr(error.text))

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...core.clock import Clock, system_clock
 from ...core.enums import CRACK_MODES, Mode, Period
+from ...core.records import Standing
 from ...core.results import period_key, utc
-from ...store import Board, Database, GameStore, MatchStore, StandingRow, StatsStore
+from ...store import Board, Database, GameStore, MatchStore, StatsStore
 from ...store.daily import DailyStore
 from ...store.hints import HintStore
 from ...store.puzzles import PuzzleStore
@@ -21,17 +22,6 @@ from ...store.settings import SettingsStore
 
 PAGE_SIZE = 10
 CLASSIC_SIZE = "4x6"
-
-
-@dataclass(frozen=True)
-class Standing:
-    rank: int
-    user_id: int
-    name: str
-    played: int
-    won: int
-    #: breaker: guesses per crack; challenge: the bot's guesses per challenge.
-    average: float | None
 
 
 @dataclass(frozen=True)
@@ -81,7 +71,7 @@ class PlayerStats:
         return self.won / self.played if self.played else None
 
 
-def _tie_key(mode: Mode, row: StandingRow | Standing) -> tuple:
+def _tie_key(mode: Mode, row: Standing) -> tuple:
     return (row.won, row.average) if mode in CRACK_MODES else (row.average,)
 
 
@@ -111,13 +101,12 @@ class StatsService:
                 rank = previous.rank  # ties share a rank: 1, 2, 2, 4
             else:
                 rank = page * PAGE_SIZE + i + 1
-            rows.append(Standing(rank, row.user_id, row.name, row.played, row.won, row.average))
+            rows.append(replace(row, rank=rank))
         viewer = next((r for r in rows if r.user_id == viewer_id), None)
         if viewer is None:
             mine = await self.store.standing_of(conn, board, viewer_id)
             if mine is not None:
-                viewer = Standing(await self.store.rank(conn, board, mine), mine.user_id,
-                                  mine.name, mine.played, mine.won, mine.average)
+                viewer = replace(mine, rank=await self.store.rank(conn, board, mine))
         return LeaderboardPage(mode, scope, period, size, page, pages, total, rows, viewer)
 
     async def sizes(self) -> list[str]:

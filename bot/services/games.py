@@ -6,16 +6,13 @@ Each write is one transaction; reads use the read connection and never wait for 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from engine import Code, Rules
-
-from ..store import Connection, Database, GameStore, StatsStore, once
-from .clock import Clock, system_clock
-from .config import DEFAULT_IDLE_HOURS
-from .enums import GameKind, GameStatus, Which
-from .errors import (
+from ..core.clock import Clock, system_clock
+from ..core.config import DEFAULT_IDLE_HOURS
+from ..core.enums import GameStatus, Which
+from ..core.errors import (
     GameAlreadyRunning,
     NoGameRunning,
     NoPrivateGame,
@@ -23,7 +20,8 @@ from .errors import (
     PrivateGameRunning,
     UserError,
 )
-from .records import GameRecord
+from ..core.records import GameEnding, GameRecord, NewGame
+from ..store import Connection, Database, GameStore, StatsStore, once
 
 DEFAULT_IDLE_TIMEOUT = DEFAULT_IDLE_HOURS * 3600
 
@@ -33,35 +31,69 @@ EndHook = Callable[[Connection, GameRecord, "int | None"], Awaitable[None]]
 #: Called before a game opens in a channel (on the writer, or the read connection): raises
 #: a domain error when something else (a match) holds the channel.
 ChannelCheck = Callable[[Connection, int], Awaitable[None]]
+#: Raises a domain error when a server's settings don't allow games in a channel.
+ChannelAllowed = Callable[["int | None", int], None]
+
+
+def _no_override(guild_id: int | None) -> float | None:
+    return None
+
+
+def _every_channel(guild_id: int | None, channel_id: int) -> None:
+    return None
 
 
 @dataclass(frozen=True)
-class NewGame:
+class IdleRule:
+    """How long a game (or a match waiting for a code) may go without a move before it is
+    abandoned: a server's own timeout (``by_server``: its settings; None, the bot's), or
+    the bot's ``timeout``, in seconds."""
+
+    timeout: float = DEFAULT_IDLE_TIMEOUT
+    by_server: Callable[[int | None], float | None] = _no_override
+
+    def seconds(self, guild_id: int | None) -> float:
+        override = self.by_server(guild_id)
+        return self.timeout if override is None else override
+
+
+#: The bot's default idle timeout, with no server's settings.
+DEFAULT_IDLE = IdleRule()
+
+
+@dataclass(frozen=True)
+class Opened:
     game: GameRecord
     #: The channel's previous game, if it had gone idle and was just ended as abandoned.
     abandoned: GameRecord | None
 
 
 class GameService:
+    """Built with everything it consults: the idle rule and the channel check of the
+    servers' settings, and what other features do when a game opens or ends (a match's
+    ``channel_checks`` and ``end_hooks``), so nothing is attached to it later."""
+
     def __init__(
-        self, db: Database, *, clock: Clock = system_clock,
-        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        self, db: Database, *, clock: Clock = system_clock, idle: IdleRule = DEFAULT_IDLE,
+        channel_allowed: ChannelAllowed = _every_channel,
+        end_hooks: Sequence[EndHook] = (), channel_checks: Sequence[ChannelCheck] = (),
     ):
         self.db = db
         self.clock = clock
-        self.idle_timeout = idle_timeout
+        self.idle = idle
+        self.channel_allowed = channel_allowed
+        self.end_hooks = tuple(end_hooks)
+        self.channel_checks = tuple(channel_checks)
         self.store = GameStore()
         self.stats = StatsStore()
-        self.end_hooks: list[EndHook] = []
-        self.channel_checks: list[ChannelCheck] = []
-        #: A server's own idle timeout in seconds (None: the bot's), and a check that a
-        #: server allows games in a channel (raises a domain error): its settings.
-        self.idle_override: Callable[[int | None], float | None] = lambda guild_id: None
-        self.channel_allowed: Callable[[int | None, int], None] = lambda guild, channel: None
+
+    @property
+    def idle_timeout(self) -> float:
+        """The bot's own idle timeout, in seconds (a server may set its own)."""
+        return self.idle.timeout
 
     def idle_for(self, guild_id: int | None) -> float:
-        override = self.idle_override(guild_id)
-        return self.idle_timeout if override is None else override
+        return self.idle.seconds(guild_id)
 
     def is_idle(self, game: GameRecord, now: float) -> bool:
         return game.active and now - game.updated_at > self.idle_for(game.guild_id)
@@ -72,21 +104,11 @@ class GameService:
         return (NoPrivateGame if private else NoGameRunning)(abandoned, timeout)
 
     # ---- inside a write transaction -------------------------------------------------------
-    async def end(
-        self,
-        conn: Connection,
-        game: GameRecord,
-        status: GameStatus,
-        *,
-        now: float,
-        winner_id: int | None = None,
-        secret: Code | None = None,
-        action_id: int | None = None,
-        by: int | None = None,
-    ) -> GameRecord:
-        """End a game and count it for stats, in the caller's transaction."""
-        ended = await self.store.finish(conn, game, status=status, now=now, winner_id=winner_id,
-                                        secret=secret, action_id=action_id)
+    async def end(self, conn: Connection, game: GameRecord, ending: GameEnding, *,
+                  now: float, by: int | None = None) -> GameRecord:
+        """End a game and count it for stats, in the caller's transaction; ``by``: who ended
+        it (a quit), for the end hooks."""
+        ended = await self.store.finish(conn, game, ending, now=now)
         await self.stats.record(conn, ended)
         for hook in self.end_hooks:
             await hook(conn, ended, by)
@@ -134,54 +156,32 @@ class GameService:
     ) -> tuple[GameRecord | None, GameRecord | None]:
         now = self.clock()
         if game is not None and self.is_idle(game, now):
-            return None, await self.end(conn, game, GameStatus.ABANDONED, now=now)
+            return None, await self.end(conn, game, GameEnding(GameStatus.ABANDONED), now=now)
         return game, None
 
     # ---- whole actions --------------------------------------------------------------------
-    async def open(
-        self,
-        *,
-        kind: GameKind,
-        guild_id: int | None,
-        channel_id: int,
-        user_id: int,
-        user_name: str,
-        rules: Rules,
-        secret: Code | None = None,
-        strategy: str | None = None,
-        seed: int = 0,
-        pending_guess: Code | None = None,
-        codes_left: int | None = None,
-        opened_by: int | None = None,
-        action_id: int | None = None,
-        setter_id: int | None = None,
-        private: bool = False,
-    ) -> NewGame:
+    async def open(self, new: NewGame, *, user_name: str) -> Opened:
         """Start a game of any kind, unless one already runs in the channel; a private game
         unless the player has one running (it shows nothing in the channel, so the server's
-        channel list and a match holding the channel don't concern it)."""
-        if not private:
-            self.channel_allowed(guild_id, channel_id)
+        channel list and a match holding the channel don't concern it). ``user_name``: the
+        starter's display name, remembered."""
+        if not new.private:
+            self.channel_allowed(new.guild_id, new.channel_id)
         now = self.clock()
         async with once(), self.db.transaction() as conn:
-            if private:
-                running, abandoned = await self.load_private(conn, user_id)
+            if new.private:
+                running, abandoned = await self.load_private(conn, new.started_by)
                 if running is not None:
                     raise PrivateGameRunning(running)
             else:
-                running, abandoned = await self.load_active(conn, channel_id)
+                running, abandoned = await self.load_active(conn, new.channel_id)
                 if running is not None:
                     raise GameAlreadyRunning(running)
                 for check in self.channel_checks:
-                    await check(conn, channel_id)
-            game = await self.store.create(
-                conn, guild_id=guild_id, channel_id=channel_id, kind=kind, rules=rules,
-                secret=secret, started_by=user_id, now=now, strategy=strategy, seed=seed,
-                pending_guess=pending_guess, codes_left=codes_left, opened_by=opened_by,
-                action_id=action_id, setter_id=setter_id, private=private,
-            )
-            await self.store.remember_player(conn, user_id, user_name, now)
-        return NewGame(game, abandoned)
+                    await check(conn, new.channel_id)
+            game = await self.store.create(conn, new, now=now)
+            await self.store.remember_player(conn, new.started_by, user_name, now)
+        return Opened(game, abandoned)
 
     async def running(self, channel_id: int) -> GameRecord:
         """The channel's running game, read without waiting for any writer.
@@ -265,8 +265,8 @@ class GameService:
             game, abandoned = await self.load_active(conn, channel_id)
             allowed = game is not None and (game.started_by == user_id or can_manage)
             if game is not None and allowed:
-                return await self.end(conn, game, GameStatus.QUIT, now=self.clock(),
-                                      action_id=action_id, by=user_id)
+                return await self.end(conn, game, GameEnding(GameStatus.QUIT, action_id=action_id),
+                                      now=self.clock(), by=user_id)
         # Raised after the commit: an idle game found here stays recorded as abandoned.
         if game is None:
             raise self.no_game(abandoned)
@@ -279,8 +279,8 @@ class GameService:
         async with once(), self.db.transaction() as conn:
             game, abandoned = await self.load_private(conn, user_id)
             if game is not None and game_id in (None, game.id):
-                return await self.end(conn, game, GameStatus.QUIT, now=self.clock(),
-                                      action_id=action_id, by=user_id)
+                return await self.end(conn, game, GameEnding(GameStatus.QUIT, action_id=action_id),
+                                      now=self.clock(), by=user_id)
         raise self.no_game(abandoned, private=True)
 
     async def set_board_message(self, game_id: int, message_id: int) -> None:

@@ -1,0 +1,66 @@
+"""The lookahead's opening books: the shipped ones load and are what live games play, the
+builder is never worse than the lookahead it improves, and 5x8 games end in time."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from engine import Rules, SolverSession, evaluate, lookahead, memory, score_codes
+from engine.lookahead import book_for, parse_book
+from engine.openings import BOOK_PLANS, BookBuilder, book_json
+from engine.space import space_for
+
+
+@pytest.mark.parametrize("plan", BOOK_PLANS, ids=lambda p: f"{p.pegs}x{p.colors}")
+def test_each_shipped_book_loads_and_plays_its_first_moves(plan):
+    rules = plan.rules
+    book = book_for(rules)
+    assert len(book) > 1
+    space = space_for(rules)
+    secret = space.code(int(np.random.default_rng(5).integers(space.size)))
+    session = SolverSession(rules, "lookahead")
+    for _ in range(2):  # the first guess, and the one the book gives for its reply
+        planned = book[session.history]
+        assert session.next_guess() == space.code(planned)
+        session.tell(score_codes(secret, session.next_guess()))
+        if session.solved or session.history not in book:
+            break
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_5x8_games_end_within_the_guess_limit(seed):
+    rules = Rules(5, 8)
+    space = space_for(rules)
+    secret = space.code(int(np.random.default_rng(seed).integers(space.size)))
+    session = SolverSession(rules, "lookahead")
+    while not session.solved:
+        session.tell(score_codes(secret, session.next_guess()))
+    assert session.turns[-1].guess == secret
+    assert len(session.turns) <= 7  # the worst case over all 32,768 secrets (README)
+
+
+def test_a_book_is_never_worse_than_the_lookahead_it_improves(monkeypatch):
+    # 4x6, small enough to play every code: the book's play against the lookahead's own.
+    plan = dataclasses.replace(BOOK_PLANS[0], pegs=4, colors=6, candidates=(0, 8), min_set=20)
+    rules = plan.rules
+    moves = BookBuilder(plan).build()
+    assert parse_book(rules, book_json(plan, moves, 0.0)) == moves
+    plain = evaluate(rules, "lookahead")  # no book ships for 4x6
+    monkeypatch.setattr(lookahead, "book_for", lambda _rules: moves)
+    memory.clear()  # as a process shipping this book: no decision remembered from before it
+    booked = evaluate(rules, "lookahead")
+    assert booked.total < plain.total
+
+
+def test_a_rebuild_keeps_the_previous_books_moves_in_the_sets_it_leaves_alone():
+    # 4x6: after the first guess every set holds fewer than 300 codes.
+    plan = dataclasses.replace(BOOK_PLANS[0], pegs=4, colors=6, candidates=(0, 8), min_set=20)
+    first = BookBuilder(plan).build()
+    coarse = dataclasses.replace(plan, min_set=300)
+    assert BookBuilder(coarse).build() == {b"": first[b""]}
+    # The previous book's first guess is a candidate again (and wins the tie), and its
+    # moves in the smaller sets are kept as they are.
+    assert BookBuilder(coarse, previous=first).build() == first
