@@ -20,9 +20,12 @@ from bot.core.records import NewGame
 from bot.features.breaker.errors import AlreadyGuessed
 from bot.features.breaker.service import BreakerService
 from bot.features.daily.service import DailyService, secret_for
+from bot.features.puzzle.errors import PuzzleAnswered
+from bot.features.puzzle.service import PuzzleService
 from bot.services.games import GameService
 from bot.store import Database, GameStore
 from engine import Rules, code_from_digits, format_code
+from engine.puzzle import Level
 
 RULES = Rules(4, 6, 10, True)
 CODE = code_from_digits("1234")
@@ -189,3 +192,38 @@ async def test_a_channel_held_by_one_write_holds_up_only_that_channel(two, db_pa
         release.set()
         await holder
     assert len((await asyncio.wait_for(here, 5)).guesses) == 1
+
+
+@pytest.mark.postgresql_only
+async def test_puzzles_wait_for_no_channel_and_are_answered_once(two):
+    """A puzzle is its player's alone (a key of its own): it opens and is answered while
+    another process holds a channel in an open write; two answers to it at once from the
+    two processes store one."""
+    a, b = two
+    await open_game(a, 1)
+    held, release = asyncio.Event(), asyncio.Event()
+
+    async def hold_channel_one() -> None:
+        async with a.db.transaction() as conn:
+            await GameStore().active_in_channel(conn, 1)
+            held.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold_channel_one())
+    puzzles = [PuzzleService(games, DailyService(games)) for games in (a, b)]
+    try:
+        await held.wait()
+        play = await asyncio.wait_for(puzzles[1].new_play(
+            user_id=7, guild_id=5, level=Level.EASY, size="4x6", action_id=next(_ids)), 5)
+        answers = await asyncio.wait_for(asyncio.gather(*(
+            service.answer(play_id=play.id, user_id=7, text=format_code(play.answer),
+                           action_id=next(_ids)) for service in puzzles),
+            return_exceptions=True), 5)
+        assert not holder.done()  # all of that while channel 1 stayed held
+    finally:
+        release.set()
+        await holder
+    stored = [r for r in answers if not isinstance(r, BaseException)]
+    refused = [r for r in answers if isinstance(r, PuzzleAnswered)]
+    assert len(stored) == 1 and len(refused) == 1, answers
+    assert stored[0].status == "solved"

@@ -1,7 +1,8 @@
 """What a write transaction locks on PostgreSQL: the channel its game or match lives in, the
-player whose private game or daily play it writes, never the whole database.
+player whose private game, daily play or puzzle it writes, never the whole database.
 
-Every write that reads, checks, then writes (the next turn, a board swap, ending a game)
+Every write that reads, checks, then writes (the next turn, a board swap, ending a game,
+a puzzle's answer)
 names what it touches before its first statement, through these helpers; the store's SQL
 modules call them, so services never see them. On SQLite, and on the read connection, they
 do nothing: SQLite has one writer at a time anyway. A transaction that names nothing before
@@ -9,15 +10,15 @@ its first statement (migrations, ``copy-db``, the stats rebuild, a settings chan
 the whole database, as every write did before.
 
 **No two transactions wait for each other.** Keys are taken in one global order: by rank
-(a player's daily play, then a player's private game, then a channel), and within one call
-by name. A transaction may add keys later (a move in a channel first looks for the player's
-private game, then at the channel's game), but only of a higher rank than every key it
-holds; keys of one rank are taken together, in one sorted call, or not at all. So a
-transaction that waits for a key holds only keys ranked below it, and whoever holds that
-key waits (if at all) for keys ranked above it: no cycle can close. A key found by a lookup
-(a game or match by its id) may be a channel or a private game's player: it ranks as
-a channel and is taken alone, or not after anything else. :class:`PgTransaction` checks the
-rule as keys are taken (``tests`` make a breach fail).
+(a player's daily play or puzzles, then a player's private game, then a channel), and
+within one call by name. A transaction may add keys later (a move in a channel first
+looks for the player's private game, then at the channel's game), but only of a higher
+rank than every key it holds; keys of one rank are taken together, in one sorted call,
+or not at all. So a transaction that waits for a key holds only keys ranked below it,
+and whoever holds that key waits (if at all) for keys ranked above it: no cycle can
+close. A key found by a lookup (a game or match by its id) may be a channel or a private
+game's player: it ranks as a channel and is taken alone, or not after anything else.
+:class:`PgTransaction` checks the rule as keys are taken (``tests`` make a breach fail).
 
 A private game is its player's, not its channel's (the channel's one running game is the
 shared one): its writes hold the player's ``private`` key. A match and its half-rounds'
@@ -93,6 +94,12 @@ def private(user_id: int) -> Key:
 def daily(user_id: int) -> Key:
     """A player's daily plays (one play per day, across servers)."""
     return Key(DAILY, f"daily:{int(user_id)}", _hashed("daily", str(int(user_id))))
+
+
+def puzzles(user_id: int) -> Key:
+    """A player's puzzles (one daily puzzle a day; each puzzle answered once). It ranks with
+    the daily plays: no transaction takes both."""
+    return Key(DAILY, f"puzzles:{int(user_id)}", _hashed("puzzles", str(int(user_id))))
 
 
 def of_game(game: GameRecord) -> Key:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from engine import Code, Feedback, Rules, code_from_digits, format_code
 from engine.puzzle import Clue, Level
 
+from . import locks
 from .connection import Connection
 
 _COLUMNS = ("id, user_id, guild_id, kind, day, level, pegs, colors, repeats, clues, answer,"
@@ -60,6 +61,7 @@ class PuzzleStore:
         return await self._one(conn, "id = ?", (play_id,))
 
     async def daily(self, conn: Connection, user_id: int, day: str) -> PuzzlePlay | None:
+        await locks.hold(conn, locks.puzzles(user_id))  # in a write: before opening one
         return await self._one(conn, "kind = 'daily' AND user_id = ? AND day = ?",
                                (user_id, day))
 
@@ -71,6 +73,7 @@ class PuzzleStore:
                      day: str | None, level: Level, rules: Rules, clues: tuple[Clue, ...],
                      answer: Code, spread: int, now: float, action_id: int | None
                      ) -> PuzzlePlay:
+        await locks.hold(conn, locks.puzzles(user_id))
         stored = json.dumps([[format_code(c.guess), c.feedback.black, c.feedback.white]
                              for c in clues])
         async with conn.execute(
@@ -89,6 +92,7 @@ class PuzzleStore:
     async def answer(self, conn: Connection, play: PuzzlePlay, named: Code, solved: bool,
                      now: float, action_id: int | None) -> bool:
         """Record the one try; False if the play was answered meanwhile."""
+        await locks.hold(conn, locks.puzzles(play.user_id))
         async with conn.execute(
             "UPDATE puzzle_plays SET status = ?, named = ?, answered_at = ?,"
             " answer_interaction_id = ? WHERE id = ? AND status = 'open'",
