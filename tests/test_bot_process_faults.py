@@ -306,10 +306,15 @@ async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_pa
             await asyncio.sleep(0.05)  # the burst is on the wire, some of it being handled
             assert await bot.stop(signal.SIGTERM) == 0
         unanswered = [r for r in burst if r.callback is None]
+        # Still "thinking..." where players see it (a refusal after a defer deletes that
+        # placeholder and answers privately: a deleted one shows nothing).
         loading = [r for r in burst if r.original_message_id is not None
-                   and state.messages[r.original_message_id].loading]
+                   and state.messages[r.original_message_id].loading
+                   and not state.messages[r.original_message_id].deleted]
+        untold = [r for r in burst if r.original_message_id is not None
+                  and state.messages[r.original_message_id].deleted and not r.followup_ids]
         assert len(burst) == 50
-        assert unanswered == [] and loading == [], (unanswered, loading, bot.output)
+        assert unanswered == loading == untold == [], (unanswered, loading, untold, bot.output)
         assert "Traceback" not in bot.output, bot.output
         # What players were told matches what was stored.
         boards = [r for r in burst if r.callback and not r.callback.ephemeral
