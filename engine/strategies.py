@@ -71,7 +71,6 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
 
 
 _XLOGX: Cache[np.ndarray] = Cache("x log x tables")
-_FIRST_DECISIONS: Cache[Decision] = Cache("opening moves")
 _DECISIONS: Cache[_Remembered] = Cache("decisions")
 #: What one remembered decision costs beyond its history's bytes: the cache's entry, its
 #: key and the decision (646 bytes with a 27-byte history, measured with tracemalloc;
@@ -181,15 +180,15 @@ def choose_guess(
     n = space.size if possible is None else len(possible)
     if n == 0:
         raise ValueError("no possible code left")
-    if possible is not None and n > 2 and history:
-        # The same history always gets the same decision (seeded by it): games that reach
-        # a position another game reached (the same opening and replies), and a session
-        # rebuilt from its stored replies after a restart, take it without thinking again.
-        return _DECISIONS.get(
-            (space.rules, strategy, seed, budget, history),
-            lambda: _Remembered(_choose(space, strategy, possible, played, history, seed,
-                                        budget), history)).decision
-    return _choose(space, strategy, possible, played, history, seed, budget)
+    if n <= 2 or (possible is not None and not history):
+        return _choose(space, strategy, possible, played, history, seed, budget)
+    # The same history always gets the same decision (seeded by it): the opening move, games
+    # that reach a position another game reached (the same opening and replies), and a
+    # session rebuilt from its stored replies after a restart take it without thinking again.
+    return _DECISIONS.get(
+        (space.rules, strategy, seed, budget, history),
+        lambda: _Remembered(_choose(space, strategy, possible, played, history, seed, budget),
+                            history)).decision
 
 
 def _choose(
@@ -212,12 +211,6 @@ def _choose(
         return Decision(nth(int(rng_for(seed, strategy.name, history).integers(n))), True, n, 0)
     if not strategy.uses_partitions or n <= 2:
         return Decision(nth(0), True, n, 0)
-
-    if possible is None:
-        # The opening move depends on nothing but the rules: decide it once per process.
-        return _FIRST_DECISIONS.get(
-            (space.rules, strategy, seed, budget),
-            lambda: _decide(space, strategy, None, frozenset(), b"", seed, budget))
     return _decide(space, strategy, possible, played, history, seed, budget)
 
 
