@@ -27,12 +27,11 @@ from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache, in_thread
 from .features.daily.service import DailyService
-from .features.match.halves import HalfRounds
 from .features.match.service import MatchService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
-from .services.games import DEFAULT_IDLE_TIMEOUT, GameService, IdleRule
+from .services.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
@@ -41,6 +40,7 @@ from .ui.peg_images import peg_images
 from .ui.responses import MastermindTree, UnknownButton, action_labels, unknown_button
 from .ui.rest_budget import RestBudget, share, trace
 from .ui.translation import CatalogTranslator
+from .wiring import build_services
 
 log = logging.getLogger(__name__)
 
@@ -222,27 +222,15 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
                  describe_database(self.database), await self.db.schema_version())
         if self._metrics_endpoint is not None:
             await self._metrics_endpoint.start()
-        # Each service is built with what it consults: the servers' settings first, then
-        # the game service with their rules and the match's hooks, then the features.
-        self.settings = SettingsService(self.db, clock=self.clock,
-                                        default_idle_hours=self.idle_timeout / 3600)
-        await self.settings.load()
-        idle = IdleRule(self.idle_timeout, by_server=self.settings.idle_seconds)
-        halves = HalfRounds(clock=self.clock, idle=idle)
-        self.games = GameService(self.db, clock=self.clock, idle=idle,
-                                 channel_allowed=self.settings.check_channel,
-                                 end_hooks=[halves.on_game_end],
-                                 channel_checks=[halves.check_channel])
-        self.breaker = BreakerService(self.games)
         # Half the memory budget for the engine's shared tables, half for solver sessions.
         engine_memory.set_budget(self.memory_budget - self.memory_budget // 2)
-        self.challenges = ChallengeService(self.games,
-                                           SolverCache(max_bytes=self.memory_budget // 2,
-                                                       run=self._timed_solver),
-                                           self.interaction_order.mark)
-        self.matches = MatchService(self.games, halves)
-        self.stats = StatsService(self.db, clock=self.clock)
-        self.daily = DailyService(self.games)
+        services = await build_services(
+            self.db, clock=self.clock, idle_timeout=self.idle_timeout,
+            solvers=SolverCache(max_bytes=self.memory_budget // 2, run=self._timed_solver),
+            turn_mark=self.interaction_order.mark)
+        self.settings, self.games = services.settings, services.games
+        self.breaker, self.challenges = services.breaker, services.challenges
+        self.matches, self.stats, self.daily = services.matches, services.stats, services.daily
         for feature in FEATURES:  # imported, not loaded as extensions: see FEATURES
             await importlib.import_module(feature).setup(self)
         await self.tree.set_translator(CatalogTranslator())

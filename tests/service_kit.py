@@ -1,5 +1,5 @@
 """What the service-level tests share: every service built on a real database the way the
-bot builds them (``MastermindBot.setup_hook``), with the test's movable clock, and no
+bot builds them (``bot.wiring``), with the test's movable clock, and no
 Discord at all. A service test drives them directly and reads the tables back, on SQLite and
 on PostgreSQL (the ``db_path`` fixture), so it checks the rules and the stored rows the
 end-to-end tests once checked through the fake Discord, at a fraction of the cost.
@@ -23,13 +23,13 @@ from bot.features.challenge.service import ChallengeService
 from bot.features.challenge.solvers import SolverCache
 from bot.features.daily.service import DailyService
 from bot.features.hints.service import HintService
-from bot.features.match.halves import HalfRounds
 from bot.features.match.service import MatchService
 from bot.features.puzzle.service import PuzzleService
 from bot.features.settings.service import SettingsService
 from bot.features.stats.service import StatsService
-from bot.services.games import DEFAULT_IDLE_TIMEOUT, GameService, IdleRule
+from bot.services.games import DEFAULT_IDLE_TIMEOUT, GameService
 from bot.store import Database
+from bot.wiring import build_services
 
 #: Interaction ids: every action a player takes carries one (unique, growing with time).
 action_ids = itertools.count(1_500_000_000_000_000_000)
@@ -55,22 +55,16 @@ class Services:
 
 
 async def build(db: Database, clock: Clock) -> Services:
-    """Each service with what it consults, in the bot's order (see ``bot/app.py``)."""
-    settings = SettingsService(db, clock=clock,
-                               default_idle_hours=DEFAULT_IDLE_TIMEOUT / 3600)
-    await settings.load()
-    idle = IdleRule(DEFAULT_IDLE_TIMEOUT, by_server=settings.idle_seconds)
-    halves = HalfRounds(clock=clock, idle=idle)
-    games = GameService(db, clock=clock, idle=idle, channel_allowed=settings.check_channel,
-                        end_hooks=[halves.on_game_end], channel_checks=[halves.check_channel])
-    daily = DailyService(games)
-    await daily.start()
+    """Each service as the bot builds it (``bot.wiring``), and the two its features add."""
+    shared = await build_services(db, clock=clock, idle_timeout=DEFAULT_IDLE_TIMEOUT,
+                                  solvers=SolverCache(), turn_mark=action)
+    await shared.daily.start()  # as the daily's cog does when the bot starts
     return Services(
-        db=db, clock=clock, settings=settings, games=games, breaker=BreakerService(games),
-        challenges=ChallengeService(games, SolverCache(), action),
-        matches=MatchService(games, halves), stats=StatsService(db, clock=clock),
-        daily=daily, hints=HintService(games, settings.hints_allowed),
-        puzzles=PuzzleService(games, daily))
+        db=db, clock=clock, settings=shared.settings, games=shared.games,
+        breaker=shared.breaker, challenges=shared.challenges, matches=shared.matches,
+        stats=shared.stats, daily=shared.daily,
+        hints=HintService(shared.games, shared.settings.hints_allowed),  # as hints' setup
+        puzzles=PuzzleService(shared.games, shared.daily))  # as the puzzle's setup
 
 
 @pytest.fixture

@@ -1,0 +1,50 @@
+"""The bot's services, built in one order with what each consults: the servers' settings
+first, then the game service with their rules and the match's hooks, then the features'
+services on top of it. Discord-free: the bot (``MastermindBot.setup_hook``) and the
+service-level tests (``tests/service_kit.py``) both build them here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .core.clock import Clock
+from .features.breaker.service import BreakerService
+from .features.challenge.service import ChallengeService
+from .features.challenge.solvers import SolverCache
+from .features.daily.service import DailyService
+from .features.match.halves import HalfRounds
+from .features.match.service import MatchService
+from .features.settings.service import SettingsService
+from .features.stats.service import StatsService
+from .services.games import GameService, IdleRule
+from .store import Database
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: SettingsService
+    games: GameService
+    breaker: BreakerService
+    challenges: ChallengeService
+    matches: MatchService
+    stats: StatsService
+    daily: DailyService
+
+
+async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
+                         solvers: SolverCache, turn_mark: Callable[[], int]) -> Services:
+    """Every shared service on ``db`` (the servers' settings loaded); ``solvers``: the
+    challenges' solver sessions, ``turn_mark``: an id no earlier than any action received
+    (see :class:`ChallengeService`)."""
+    settings = SettingsService(db, clock=clock, default_idle_hours=idle_timeout / 3600)
+    await settings.load()
+    idle = IdleRule(idle_timeout, by_server=settings.idle_seconds)
+    halves = HalfRounds(clock=clock, idle=idle)
+    games = GameService(db, clock=clock, idle=idle, channel_allowed=settings.check_channel,
+                        end_hooks=[halves.on_game_end], channel_checks=[halves.check_channel])
+    return Services(
+        settings=settings, games=games, breaker=BreakerService(games),
+        challenges=ChallengeService(games, solvers, turn_mark),
+        matches=MatchService(games, halves), stats=StatsService(db, clock=clock),
+        daily=DailyService(games))
