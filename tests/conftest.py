@@ -23,6 +23,7 @@ from fake_discord.state import DiscordState
 
 from bot.app import MastermindBot
 from bot.core.errors import UserError
+from bot.store import Database
 from bot.store.transaction import PgTransaction
 from bot.ui.app_emoji import emoji_name
 from bot.ui.peg_images import peg_images
@@ -166,6 +167,16 @@ def db_path(backend: str, tmp_path: Path, request):
     url = server.new_database()
     yield url
     server.drop_database(url)
+
+
+@pytest.fixture
+async def db(db_path):
+    """The bot's database at ``db_path``, opened (migrated) as the bot opens it."""
+    database = await Database.open(db_path)
+    try:
+        yield database
+    finally:
+        await database.close()
 
 
 @pytest.fixture

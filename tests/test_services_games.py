@@ -13,7 +13,7 @@ from bot.core.errors import NoGameRunning, UserError
 from bot.core.records import GameRecord, NewGame
 from bot.features.settings.errors import ChannelNotAllowed
 from bot.services.games import GameService, IdleRule
-from bot.store import Connection, Database
+from bot.store import Connection
 from engine import Rules, code_from_digits
 
 RULES = Rules(4, 6, 10, True)
@@ -30,15 +30,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-async def db(db_path):
-    database = await Database.open(db_path)
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 async def open_game(games: GameService, guild: int, channel: int) -> GameRecord:

@@ -6,22 +6,10 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-import pytest
-
 from bot.core.enums import GameKind, GameStatus
 from bot.core.records import GameEnding, GameRecord, NewGame
-from bot.store import Database, GameStore
+from bot.store import GameStore
 from engine import Rules, code_from_digits
-
-
-@pytest.fixture
-async def db(db_path):
-    database = await Database.open(db_path)
-    try:
-        yield database
-    finally:
-        await database.close()
-
 
 #: Every field set to something other than its default.
 EVERYTHING = NewGame(

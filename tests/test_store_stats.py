@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from bot.core.enums import GameKind, GameStatus, Period
 from bot.core.records import GameRecord, GuessRecord
-from bot.store import Database, StatsStore
+from bot.store import StatsStore
 from engine import Feedback, Rules, code_from_digits
 
 
@@ -29,15 +27,6 @@ class Noting:
         rows = list(rows)
         self.calls.append(("executemany", " ".join(sql.split()[:3]), len(rows)))
         await self.conn.executemany(sql, rows)
-
-
-@pytest.fixture
-async def db(db_path):
-    database = await Database.open(db_path)
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 def won_game(players: list[int]) -> GameRecord:
