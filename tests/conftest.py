@@ -17,7 +17,6 @@ import discord
 import pytest
 from dbtools import PostgresServer, connect
 from discord import app_commands
-from fake_discord.harness import FakeDiscord
 from fake_discord.server import FakeDiscordServer
 from fake_discord.state import DiscordState
 
@@ -80,18 +79,14 @@ def discord_server() -> FakeDiscordServer:
 
 
 @pytest.fixture
-async def fake_discord(fake_clock, fake_discord_options, request):
-    """The fake Discord of an app that has run before: it already holds the drawn pegs, as
-    every start but the very first finds them (a first start uploads 10 emoji, which the REST
-    budget paces over most of a second). A test of that first start is marked ``fresh_app``."""
-    fake = FakeDiscord(**{"clock": fake_clock, **fake_discord_options})
+def fake_discord(fake_discord, request):
+    """The plugin's fake Discord, of an app that has run before: it already holds the drawn
+    pegs, as every start but the very first finds them (a first start uploads 10 emoji,
+    which the REST budget paces over most of a second). A test of that first start is
+    marked ``fresh_app``."""
     if request.node.get_closest_marker("fresh_app") is None:
-        holding_the_pegs(fake.state)
-    try:
-        yield fake
-    finally:
-        await fake.close()
-    fake.check()
+        holding_the_pegs(fake_discord.state)
+    return fake_discord
 
 
 @pytest.fixture
