@@ -18,7 +18,7 @@ from importlib import resources
 
 import numpy as np
 
-from .candidates import canonical_guesses, first_move_candidates
+from .candidates import canonical_guesses, first_move_candidates, neighbours
 from .counting import first_perfect, reply_counts, scored_chunks
 from .decision import Decision, rng_for
 from .memory import Cache
@@ -48,6 +48,11 @@ class LookaheadBudget:
     perfect_entries: int = 1_000_000
     #: Spaces above this many codes score each entry slower: they rank over half as many.
     large_space: int = 100_000
+    #: Where the ranking sampled the candidates but counted every possible code, the best
+    #: this many by each score are searched around (one peg recoloured or two swapped)...
+    search_top: int = 24
+    #: ...for at most this many rounds (0: no search).
+    search_rounds: int = 4
 
     def ranking_entries(self, space_size: int) -> int:
         return self.rank_entries if space_size <= self.large_space else self.rank_entries // 2
@@ -158,6 +163,11 @@ def rank_candidates(
     rng = rng_for(seed, "lookahead", history)
     candidates, sample, exact = _ranking_pool(space, possible, played, rng, budget)
     by_entropy, by_parts, shapes = _scores(space, candidates, sample)
+    if not exact and space.rules.repeats and possible is not None and len(sample) == len(
+        possible
+    ):
+        candidates, by_entropy, by_parts = _search_around(
+            space, candidates, sample, by_entropy, by_parts, budget)
     if not exact:  # shapes over a sample tell little: every candidate is its own
         shapes = np.arange(len(candidates))
     in_sample = np.isin(candidates, sample)
@@ -171,6 +181,33 @@ def rank_candidates(
                 seen.add(int(shapes[i]))
                 chosen.append(int(candidates[i]))
     return np.array(chosen, dtype=np.int64), exact
+
+
+def _search_around(
+    space: CodeSpace,
+    candidates: np.ndarray,
+    secrets: np.ndarray,
+    by_entropy: np.ndarray,
+    by_parts: np.ndarray,
+    budget: LookaheadBudget,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sampled pool grown by hill climbing: the codes one step from the best by each
+    score are scored too, round after round. A random pool misses most good guesses among
+    531,441 (6x9); exact play-outs of 40 size-weighted third-guess positions, every code of
+    each, take 0.0172 +- 0.0022 fewer guesses per game with this search from the fourth
+    guess on (docs/engine.md)."""
+    for _ in range(budget.search_rounds):
+        best = np.union1d(candidates[np.argsort(by_entropy, kind="stable")[: budget.search_top]],
+                          candidates[np.argsort(by_parts, kind="stable")[: budget.search_top]])
+        new = np.setdiff1d(neighbours(space, best), candidates)
+        if not len(new):
+            break
+        entropy, parts, _ = _scores(space, new, secrets)
+        order = np.argsort(np.concatenate([candidates, new]), kind="stable")
+        candidates = np.concatenate([candidates, new])[order]
+        by_entropy = np.concatenate([by_entropy, entropy])[order]
+        by_parts = np.concatenate([by_parts, parts])[order]
+    return candidates, by_entropy, by_parts
 
 
 def _ranking_pool(
