@@ -191,23 +191,37 @@ def _search_around(
     by_parts: np.ndarray,
     budget: LookaheadBudget,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The sampled pool grown by hill climbing: the codes one step from the best by each
-    score are scored too, round after round. A random pool misses most good guesses among
-    531,441 (6x9); exact play-outs of 40 size-weighted third-guess positions, every code of
-    each, take 0.0172 +- 0.0022 fewer guesses per game with this search from the fourth
-    guess on (docs/engine.md)."""
+    """The sorted pool's best guesses and better ones found by hill climbing: the codes one
+    step from the best by each score are scored too, round after round. A random pool
+    misses most good guesses among 531,441 (6x9); exact play-outs of size-weighted 6x9
+    positions (bench/positions69.py) take fewer guesses with it (docs/engine.md).
+
+    Returns only the guesses that can still be chosen (every one at least as good as the
+    ``search_top``-th by a score), so the search holds a few thousand codes, not the pool."""
+    kept = _best(by_entropy, by_parts, budget.search_top)
+    codes, entropy, parts = candidates[kept], by_entropy[kept], by_parts[kept]
     for _ in range(budget.search_rounds):
-        best = np.union1d(candidates[np.argsort(by_entropy, kind="stable")[: budget.search_top]],
-                          candidates[np.argsort(by_parts, kind="stable")[: budget.search_top]])
-        new = np.setdiff1d(neighbours(space, best), candidates)
-        if not len(new):
+        near = neighbours(space, codes[_best(entropy, parts, budget.search_top)])
+        at = np.minimum(np.searchsorted(candidates, near), len(candidates) - 1)
+        near = np.setdiff1d(near[candidates[at] != near], codes)
+        if not len(near):
             break
-        entropy, parts, _ = _scores(space, new, secrets)
-        order = np.argsort(np.concatenate([candidates, new]), kind="stable")
-        candidates = np.concatenate([candidates, new])[order]
-        by_entropy = np.concatenate([by_entropy, entropy])[order]
-        by_parts = np.concatenate([by_parts, parts])[order]
-    return candidates, by_entropy, by_parts
+        near_entropy, near_parts, _ = _scores(space, near, secrets)
+        codes = np.concatenate([codes, near])
+        entropy = np.concatenate([entropy, near_entropy])
+        parts = np.concatenate([parts, near_parts])
+        kept = _best(entropy, parts, budget.search_top)
+        codes, entropy, parts = codes[kept], entropy[kept], parts[kept]
+    order = np.argsort(codes)  # ties go to the lowest code, as over the whole pool
+    return codes[order], entropy[order], parts[order]
+
+
+def _best(by_entropy: np.ndarray, by_parts: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the guesses at least as good as the ``count``-th best by either score
+    (ties included: the tie-breaks may pick any of them)."""
+    def cut(keys: np.ndarray) -> float:
+        return float(np.partition(keys, min(count, len(keys)) - 1)[min(count, len(keys)) - 1])
+    return np.flatnonzero((by_entropy <= cut(by_entropy)) | (by_parts <= cut(by_parts)))
 
 
 def _ranking_pool(
