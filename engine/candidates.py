@@ -1,5 +1,6 @@
 """The guesses worth scoring, up to symmetry: one per partition of the pegs at the first
-move, then the lowest code of each class under renaming the colours never played."""
+move, then the lowest code of each class under renaming the colours never played; and the
+codes one step from a good guess, where a search improves a sampled pool."""
 
 from __future__ import annotations
 
@@ -71,3 +72,19 @@ def _canonical(space: CodeSpace, played: frozenset[int]) -> np.ndarray:
     out = np.flatnonzero(ok).astype(INDEX)
     out.setflags(write=False)
     return out
+
+
+def neighbours(space: CodeSpace, codes: np.ndarray) -> np.ndarray:
+    """Every code one step from one of ``codes``: one peg recoloured, or two pegs swapped
+    (sorted, ``codes`` among them). Only for sizes with repeated colours, where every such
+    change is a code."""
+    if not space.rules.repeats:
+        raise ValueError("neighbours need a size with repeated colours")
+    radix = space.colors ** np.arange(space.pegs - 1, -1, -1, dtype=np.int64)
+    base = np.asarray(codes, dtype=np.int64)
+    digits = space.digits(base).astype(np.int64)
+    steps = [base + (colour - digits[:, p]) * radix[p]
+             for p in range(space.pegs) for colour in range(space.colors)]
+    steps += [base + (digits[:, q] - digits[:, p]) * (radix[p] - radix[q])
+              for p in range(space.pegs) for q in range(p + 1, space.pegs)]
+    return np.unique(np.concatenate(steps))

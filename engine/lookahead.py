@@ -18,7 +18,7 @@ from importlib import resources
 
 import numpy as np
 
-from .candidates import canonical_guesses, first_move_candidates
+from .candidates import canonical_guesses, first_move_candidates, neighbours
 from .counting import first_perfect, reply_counts, scored_chunks
 from .decision import Decision, rng_for
 from .memory import Cache
@@ -48,6 +48,11 @@ class LookaheadBudget:
     perfect_entries: int = 1_000_000
     #: Spaces above this many codes score each entry slower: they rank over half as many.
     large_space: int = 100_000
+    #: Where the ranking sampled the candidates but counted every possible code, the best
+    #: this many by each score are searched around (one peg recoloured or two swapped)...
+    search_top: int = 24
+    #: ...for at most this many rounds (0: no search).
+    search_rounds: int = 4
 
     def ranking_entries(self, space_size: int) -> int:
         return self.rank_entries if space_size <= self.large_space else self.rank_entries // 2
@@ -158,6 +163,11 @@ def rank_candidates(
     rng = rng_for(seed, "lookahead", history)
     candidates, sample, exact = _ranking_pool(space, possible, played, rng, budget)
     by_entropy, by_parts, shapes = _scores(space, candidates, sample)
+    if not exact and space.rules.repeats and possible is not None and len(sample) == len(
+        possible
+    ):
+        candidates, by_entropy, by_parts = _search_around(
+            space, candidates, sample, by_entropy, by_parts, budget)
     if not exact:  # shapes over a sample tell little: every candidate is its own
         shapes = np.arange(len(candidates))
     in_sample = np.isin(candidates, sample)
@@ -171,6 +181,47 @@ def rank_candidates(
                 seen.add(int(shapes[i]))
                 chosen.append(int(candidates[i]))
     return np.array(chosen, dtype=np.int64), exact
+
+
+def _search_around(
+    space: CodeSpace,
+    candidates: np.ndarray,
+    secrets: np.ndarray,
+    by_entropy: np.ndarray,
+    by_parts: np.ndarray,
+    budget: LookaheadBudget,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted pool's best guesses and better ones found by hill climbing: the codes one
+    step from the best by each score are scored too, round after round. A random pool
+    misses most good guesses among 531,441 (6x9); exact play-outs of size-weighted 6x9
+    positions (bench/positions69.py) take fewer guesses with it (docs/engine.md).
+
+    Returns only the guesses that can still be chosen (every one at least as good as the
+    ``search_top``-th by a score), so the search holds a few thousand codes, not the pool."""
+    kept = _best(by_entropy, by_parts, budget.search_top)
+    codes, entropy, parts = candidates[kept], by_entropy[kept], by_parts[kept]
+    for _ in range(budget.search_rounds):
+        near = neighbours(space, codes[_best(entropy, parts, budget.search_top)])
+        at = np.minimum(np.searchsorted(candidates, near), len(candidates) - 1)
+        near = np.setdiff1d(near[candidates[at] != near], codes)
+        if not len(near):
+            break
+        near_entropy, near_parts, _ = _scores(space, near, secrets)
+        codes = np.concatenate([codes, near])
+        entropy = np.concatenate([entropy, near_entropy])
+        parts = np.concatenate([parts, near_parts])
+        kept = _best(entropy, parts, budget.search_top)
+        codes, entropy, parts = codes[kept], entropy[kept], parts[kept]
+    order = np.argsort(codes)  # ties go to the lowest code, as over the whole pool
+    return codes[order], entropy[order], parts[order]
+
+
+def _best(by_entropy: np.ndarray, by_parts: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the guesses at least as good as the ``count``-th best by either score
+    (ties included: the tie-breaks may pick any of them)."""
+    def cut(keys: np.ndarray) -> float:
+        return float(np.partition(keys, min(count, len(keys)) - 1)[min(count, len(keys)) - 1])
+    return np.flatnonzero((by_entropy <= cut(by_entropy)) | (by_parts <= cut(by_parts)))
 
 
 def _ranking_pool(

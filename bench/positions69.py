@@ -1,0 +1,112 @@
+"""6x9 measured without sampling the secrets: every code of a few third-guess positions.
+
+    .venv/bin/python bench/positions69.py --positions 40 --seed 1   # ~40 min of CPU
+
+A benchmark over 1,000 random secrets (``optimal_bench.py sample69``) meets only a few
+secrets in each position after the opening book, so any change of play moves its average
+by about 0.02 whichever way, better play or not. Here positions after the book's two
+guesses are drawn with chances proportional to their sizes (so their mean is an unbiased
+estimate of the average game), and *every* code of each is played out, by the live
+lookahead with its neighbour search and without it (``search_rounds=0``). The difference
+is paired position by position, so what is left of the noise is which positions were
+drawn: the printed "+-" is its standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import multiprocessing
+import time
+
+import numpy as np
+
+from engine import Rules
+from engine.decision import history_key
+from engine.filtering import filter_possible
+from engine.lookahead import DEFAULT_LOOKAHEAD, book_for
+from engine.space import space_for
+from engine.strategies import choose_guess, get_strategy
+
+RULES = Rules(6, 9)
+Position = tuple[tuple[int, int], tuple[int, int], int]
+
+
+def third_guess_positions() -> list[Position]:
+    """Every position after the book's first two guesses: both (guess, reply), and size."""
+    space = space_for(RULES)
+    book, every = book_for(RULES), space.all_indices()
+    first = book[b""]
+    replies = space.feedback_one(first, every)
+    out = []
+    for one in np.unique(replies):
+        if one == space.win:
+            continue
+        after_one = every[replies == one]
+        second = book[history_key(space, ((first, int(one)),))]
+        seconds = space.feedback_one(second, after_one)
+        out += [((first, int(one)), (second, int(two)), int((seconds == two).sum()))
+                for two in np.unique(seconds) if two != space.win]
+    return out
+
+
+def play_out(job: tuple[Position, bool]) -> float:
+    """Average guesses over every code of the position, the live lookahead playing on (each
+    pool is a fresh process: its remembered decisions are this mode's only)."""
+    position, search = job
+    import engine.strongest as strongest  # the strategy's way in: patched per process
+    from engine.lookahead import lookahead_decision
+
+    budget = DEFAULT_LOOKAHEAD if search else dataclasses.replace(DEFAULT_LOOKAHEAD,
+                                                                  search_rounds=0)
+    strongest.lookahead_decision = (  # type: ignore[assignment]
+        lambda *args, **kwargs: lookahead_decision(*args, budget=budget, **kwargs))
+    space, strategy = space_for(RULES), get_strategy("lookahead")
+    (g1, r1), (g2, r2), size = position
+    start = filter_possible(space, filter_possible(space, None, g1, r1), g2, r2)
+    played = frozenset(int(d) for d in space.digits(np.array([g1, g2])).ravel())
+    total, stack = 0, [(start, played, 3, ((g1, r1), (g2, r2)))]
+    while stack:
+        possible, colours, turn, history = stack.pop()
+        guess = choose_guess(space, strategy, possible, colours,
+                             history=history_key(space, history)).index
+        replies = space.feedback_one(guess, possible)
+        now = colours | {int(d) for d in space.digits(np.array([guess]))[0]}
+        for reply in np.unique(replies):
+            if reply == space.win:
+                total += turn
+            else:
+                stack.append((possible[replies == reply], now, turn + 1,
+                              (*history, (guess, int(reply)))))
+    return total / size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=2)
+    args = parser.parse_args()
+    positions = third_guess_positions()
+    sizes = np.array([size for *_, size in positions], dtype=np.float64)
+    picks = np.random.default_rng(args.seed).choice(len(positions), size=args.positions,
+                                                    replace=True, p=sizes / sizes.sum())
+    drawn = [positions[i] for i in picks]
+    print(f"== 6x9: every code of {len(drawn)} of the {len(positions)} third-guess positions "
+          f"(seed {args.seed}; {sum(p[2] for p in drawn):,} games) ==")
+    averages = {}
+    for search in (False, True):
+        start = time.time()
+        with multiprocessing.get_context("fork").Pool(args.processes) as pool:
+            averages[search] = np.array(pool.map(play_out, [(p, search) for p in drawn],
+                                                 chunksize=1))
+        print(f"{'with' if search else 'without'} the neighbour search: "
+              f"{averages[search].mean():.4f} guesses per game "
+              f"({time.time() - start:.0f} s wall)", flush=True)
+    diff = averages[True] - averages[False]
+    print(f"difference: {diff.mean():+.4f} +- {diff.std(ddof=1) / np.sqrt(len(diff)):.4f} "
+          f"per game; better in {(diff < 0).sum()} positions, worse in {(diff > 0).sum()}")
+
+
+if __name__ == "__main__":
+    main()
