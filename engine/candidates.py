@@ -80,11 +80,10 @@ def neighbours(space: CodeSpace, codes: np.ndarray) -> np.ndarray:
     change is a code."""
     if not space.rules.repeats:
         raise ValueError("neighbours need a size with repeated colours")
-    radix = space.colors ** np.arange(space.pegs - 1, -1, -1, dtype=np.int64)
     base = np.asarray(codes, dtype=np.int64)
     digits = space.digits(base).astype(np.int64)
-    steps = [base + (colour - digits[:, p]) * radix[p]
+    steps = [base + (colour - digits[:, p]) * space.radix[p]
              for p in range(space.pegs) for colour in range(space.colors)]
-    steps += [base + (digits[:, q] - digits[:, p]) * (radix[p] - radix[q])
+    steps += [base + (digits[:, q] - digits[:, p]) * (space.radix[p] - space.radix[q])
               for p in range(space.pegs) for q in range(p + 1, space.pegs)]
     return np.unique(np.concatenate(steps))

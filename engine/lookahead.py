@@ -201,7 +201,7 @@ def _search_around(
     kept = _best(by_entropy, by_parts, budget.search_top)
     codes, entropy, parts = candidates[kept], by_entropy[kept], by_parts[kept]
     for _ in range(budget.search_rounds):
-        near = neighbours(space, codes[_best(entropy, parts, budget.search_top)])
+        near = neighbours(space, codes)  # every kept code is among the best: climb from all
         at = np.minimum(np.searchsorted(candidates, near), len(candidates) - 1)
         near = np.setdiff1d(near[candidates[at] != near], codes)
         if not len(near):
@@ -220,7 +220,8 @@ def _best(by_entropy: np.ndarray, by_parts: np.ndarray, count: int) -> np.ndarra
     """Indices of the guesses at least as good as the ``count``-th best by either score
     (ties included: the tie-breaks may pick any of them)."""
     def cut(keys: np.ndarray) -> float:
-        return float(np.partition(keys, min(count, len(keys)) - 1)[min(count, len(keys)) - 1])
+        nth = min(count, len(keys)) - 1
+        return float(np.partition(keys, nth)[nth])
     return np.flatnonzero((by_entropy <= cut(by_entropy)) | (by_parts <= cut(by_parts)))
 
 

@@ -44,12 +44,13 @@ class CodeSpace:
         self.n_feedback = self.pegs * (self.pegs + 1) + 1
         self.win = self.pegs * (self.pegs + 1)
         self.materialized = self.size <= MATERIALIZE_LIMIT
-        self._radix = self.colors ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64)
+        #: What one step of each position's colour adds to a code's index (with repeats).
+        self.radix = self.colors ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64)
         if not rules.repeats:
             flat = itertools.chain.from_iterable(
                 itertools.permutations(range(self.colors), self.pegs))
             perms = np.fromiter(flat, np.uint8, self.size * self.pegs).reshape(-1, self.pegs)
-            self._perm_values = perms.astype(np.int64) @ self._radix
+            self._perm_values = perms.astype(np.int64) @ self.radix
             self._all_digits = perms
         elif self.materialized:
             memory.make_room(self.size * self.pegs)
@@ -97,7 +98,7 @@ class CodeSpace:
 
     def index(self, code: Code) -> int:
         """Index of a valid code (1-based colour digits)."""
-        value = int(np.dot(np.asarray(code, dtype=np.int64) - 1, self._radix))
+        value = int(np.dot(np.asarray(code, dtype=np.int64) - 1, self.radix))
         if self.rules.repeats:
             return value
         pos = int(np.searchsorted(self._perm_values, value))
