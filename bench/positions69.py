@@ -20,13 +20,13 @@ import multiprocessing
 import time
 
 import numpy as np
+from optimal_bench import sample_sweep
 
 from engine import Rules
 from engine.decision import history_key
 from engine.filtering import filter_possible
 from engine.lookahead import DEFAULT_LOOKAHEAD, book_for
 from engine.space import space_for
-from engine.strategies import choose_guess, get_strategy
 
 RULES = Rules(6, 9)
 Position = tuple[tuple[int, int], tuple[int, int], int]
@@ -51,8 +51,10 @@ def third_guess_positions() -> list[Position]:
 
 
 def play_out(job: tuple[Position, bool]) -> float:
-    """Average guesses over every code of the position, the live lookahead playing on (each
-    pool is a fresh process: its remembered decisions are this mode's only)."""
+    """Average guesses over every code of the position, played from the first guess as
+    ``sample69`` plays (the book leads every one of them there), the live lookahead with
+    or without its search. Each pool is a fresh process: its remembered decisions are this
+    mode's only."""
     position, search = job
     import engine.strongest as strongest  # the strategy's way in: patched per process
     from engine.lookahead import lookahead_decision
@@ -61,24 +63,11 @@ def play_out(job: tuple[Position, bool]) -> float:
                                                                   search_rounds=0)
     strongest.lookahead_decision = (  # type: ignore[assignment]
         lambda *args, **kwargs: lookahead_decision(*args, budget=budget, **kwargs))
-    space, strategy = space_for(RULES), get_strategy("lookahead")
+    space = space_for(RULES)
     (g1, r1), (g2, r2), size = position
-    start = filter_possible(space, filter_possible(space, None, g1, r1), g2, r2)
-    played = frozenset(int(d) for d in space.digits(np.array([g1, g2])).ravel())
-    total, stack = 0, [(start, played, 3, ((g1, r1), (g2, r2)))]
-    while stack:
-        possible, colours, turn, history = stack.pop()
-        guess = choose_guess(space, strategy, possible, colours,
-                             history=history_key(space, history)).index
-        replies = space.feedback_one(guess, possible)
-        now = colours | {int(d) for d in space.digits(np.array([guess]))[0]}
-        for reply in np.unique(replies):
-            if reply == space.win:
-                total += turn
-            else:
-                stack.append((possible[replies == reply], now, turn + 1,
-                              (*history, (guess, int(reply)))))
-    return total / size
+    codes = filter_possible(space, filter_possible(space, None, g1, r1), g2, r2)
+    distribution = sample_sweep(RULES, "lookahead", codes)
+    return sum(turns * games for turns, games in distribution.items()) / size
 
 
 def main() -> None:
