@@ -200,20 +200,26 @@ def _search_around(
     ``search_top``-th by a score), so the search holds a few thousand codes, not the pool."""
     kept = _best(by_entropy, by_parts, budget.search_top)
     codes, entropy, parts = candidates[kept], by_entropy[kept], by_parts[kept]
+    searched = np.empty(0, dtype=np.int64)
     for _ in range(budget.search_rounds):
-        near = neighbours(space, codes)  # every kept code is among the best: climb from all
+        # Climb from exactly the best few by each score (ties: the lowest codes); ``codes``
+        # also keeps every guess tied with them, which may be thousands by most parts.
+        top = budget.search_top
+        near = neighbours(space, np.union1d(codes[np.argsort(entropy, kind="stable")[:top]],
+                                            codes[np.argsort(parts, kind="stable")[:top]]))
         at = np.minimum(np.searchsorted(candidates, near), len(candidates) - 1)
-        near = np.setdiff1d(near[candidates[at] != near], codes)
+        near = np.setdiff1d(near[candidates[at] != near], searched)
         if not len(near):
             break
+        searched = np.union1d(searched, near)
         near_entropy, near_parts, _ = _scores(space, near, secrets)
-        codes = np.concatenate([codes, near])
-        entropy = np.concatenate([entropy, near_entropy])
-        parts = np.concatenate([parts, near_parts])
+        order = np.argsort(np.concatenate([codes, near]), kind="stable")
+        codes = np.concatenate([codes, near])[order]  # sorted: ties go to the lowest code
+        entropy = np.concatenate([entropy, near_entropy])[order]
+        parts = np.concatenate([parts, near_parts])[order]
         kept = _best(entropy, parts, budget.search_top)
         codes, entropy, parts = codes[kept], entropy[kept], parts[kept]
-    order = np.argsort(codes)  # ties go to the lowest code, as over the whole pool
-    return codes[order], entropy[order], parts[order]
+    return codes, entropy, parts
 
 
 def _best(by_entropy: np.ndarray, by_parts: np.ndarray, count: int) -> np.ndarray:
