@@ -89,3 +89,24 @@ def test_no_search_where_the_ranking_sampled_the_possible_codes():
     off, _ = rank_candidates(space, possible, played, b"u", 0,
                              dataclasses.replace(budget, search_rounds=0))
     assert np.array_equal(on, off)
+
+
+def test_the_search_climbs_from_the_best_few_only(monkeypatch):
+    # Most-parts scores tie by the thousand: climbing from every tied guess made one 6x9
+    # move take 3.8 s. Each round scores at most the neighbours of 2 x search_top codes.
+    from engine import lookahead
+
+    space, possible, played = _position(Rules(5, 8), (3, 6, 1, 8, 4),
+                                        [(1, 1, 2, 2, 3), (4, 5, 6, 7, 7)])
+    budget = dataclasses.replace(DEFAULT_LOOKAHEAD, rank_entries=200_000, top=4)
+    scored: list[int] = []
+    real = lookahead._scores
+    monkeypatch.setattr(lookahead, "_scores",
+                        lambda sp, guesses, secrets: scored.append(len(guesses))
+                        or real(sp, guesses, secrets))
+    rank_candidates(space, possible, played, b"t", 0, budget)
+    pool, *rounds = scored
+    per_round = 2 * budget.search_top * (space.pegs * (space.colors - 1)
+                                         + space.pegs * (space.pegs - 1) // 2)
+    assert rounds and len(rounds) <= budget.search_rounds
+    assert all(0 < n <= per_round for n in rounds)
