@@ -105,7 +105,7 @@ def test_the_search_climbs_from_the_best_few_only(monkeypatch):
                         lambda sp, guesses, secrets: scored.append(len(guesses))
                         or real(sp, guesses, secrets))
     rank_candidates(space, possible, played, b"t", 0, budget)
-    pool, *rounds = scored
+    _pool, *rounds = scored
     per_round = 2 * budget.search_top * (space.pegs * (space.colors - 1)
                                          + space.pegs * (space.pegs - 1) // 2)
     assert rounds and len(rounds) <= budget.search_rounds
