@@ -48,8 +48,8 @@ class LookaheadBudget:
     perfect_entries: int = 1_000_000
     #: Spaces above this many codes score each entry slower: they rank over half as many.
     large_space: int = 100_000
-    #: Where the ranking sampled the candidates but counted every possible code, the best
-    #: this many by each score are searched around (one peg recoloured or two swapped)...
+    #: Where the ranking sampled the candidates, the best this many by each score are
+    #: searched around (one peg recoloured or two swapped)...
     search_top: int = 24
     #: ...for at most this many rounds (0: no search).
     search_rounds: int = 4
@@ -163,9 +163,7 @@ def rank_candidates(
     rng = rng_for(seed, "lookahead", history)
     candidates, sample, exact = _ranking_pool(space, possible, played, rng, budget)
     by_entropy, by_parts, shapes = _scores(space, candidates, sample)
-    if not exact and space.rules.repeats and possible is not None and len(sample) == len(
-        possible
-    ):
+    if not exact and space.rules.repeats and possible is not None:
         candidates, by_entropy, by_parts = _search_around(
             space, candidates, sample, by_entropy, by_parts, budget)
     if not exact:  # shapes over a sample tell little: every candidate is its own
