@@ -34,6 +34,9 @@ class LookaheadBudget:
 
     #: Candidates completed per decision (the best of the greedy scores).
     top: int = 8
+    #: Candidates completed where the ranking sampled the candidates (6x9 and larger): it
+    #: ranks a sample, so more of its best are completed, each over every rollout code.
+    sampled_top: int = 32
     #: Guess x secret entries for ranking the candidates by the greedy scores.
     rank_entries: int = 6_000_000
     #: Secrets the ranking is counted over when more are possible (a seeded sample).
@@ -118,8 +121,9 @@ def lookahead_decision(
     s = _rollout_codes(space, possible, history, seed, budget)
     if s is None or len(ranked) == 1:
         return Decision(int(ranked[0]), exact, len(ranked), 0)
+    if exact:
+        ranked = ranked[: max(2, budget.rollout_codes // len(s))]
     exact &= possible is None or len(s) == len(possible)
-    ranked = ranked[: max(2, budget.rollout_codes // len(s))]
     totals = [rollout_total(space, s, int(g), budget) for g in ranked]
     return Decision(int(ranked[int(np.argmin(totals))]), exact, len(ranked), len(s))
 
@@ -153,10 +157,11 @@ def rank_candidates(
     seed: int,
     budget: LookaheadBudget,
 ) -> tuple[np.ndarray, bool]:
-    """The best ``budget.top`` guesses by entropy and by most parts (entropy's first), one
-    per shape of split: guesses whose classes have the same sizes (most often mirror images
-    of each other under a symmetry of the position) would complete alike. Only where the
-    ranking counted every possible code: over a sample, shapes mislead (6x9: 6.245 -> 6.267).
+    """The best ``budget.top`` guesses by entropy and by most parts (entropy's first; from
+    a sampled pool, ``budget.sampled_top``), one per shape of split: guesses whose classes
+    have the same sizes (most often mirror images of each other under a symmetry of the
+    position) would complete alike. Only where the ranking counted every possible code:
+    over a sample, shapes mislead (6x9: 6.245 -> 6.267).
 
     Returns them with ``True`` when every candidate was scored over every possible code.
     """
@@ -169,9 +174,10 @@ def rank_candidates(
     if not exact:  # shapes over a sample tell little: every candidate is its own
         shapes = np.arange(len(candidates))
     in_sample = np.isin(candidates, sample)
+    top = budget.top if exact else budget.sampled_top
     chosen: list[int] = []
     seen: set[int] = set()
-    for keys, share in ((by_entropy, budget.top - budget.top // 4), (by_parts, budget.top)):
+    for keys, share in ((by_entropy, top - top // 4), (by_parts, top)):
         for i in np.lexsort((~in_sample, keys)):  # ties: a possible code, then the lowest
             if len(chosen) >= share:
                 break

@@ -68,9 +68,9 @@ BOOK_PLANS: tuple[BookPlan, ...] = (
     BookPlan(6, 9, candidates=(1, 0), min_set=3, secrets=400,
              ranking=dataclasses.replace(_RANKING, rank_entries=24_000_000,
                                          rank_secrets=6_000),
-             deciding=LookaheadBudget(top=10, rank_entries=24_000_000, rank_secrets=6_000,
-                                      rollout_limit=4_000, rollout_codes=1 << 40,
-                                      large_space=1 << 30)),
+             deciding=LookaheadBudget(top=10, sampled_top=10, rank_entries=24_000_000,
+                                      rank_secrets=6_000, rollout_limit=4_000,
+                                      rollout_codes=1 << 40, large_space=1 << 30)),
 )
 
 
@@ -134,7 +134,8 @@ class BookBuilder:
                                  use_book=False).index
         ranked: list[int] = []
         if self.plan.candidates[depth]:
-            ranking = dataclasses.replace(self.plan.ranking, top=self.plan.candidates[depth])
+            count = self.plan.candidates[depth]
+            ranking = dataclasses.replace(self.plan.ranking, top=count, sampled_top=count)
             found, _ = rank_candidates(self.space, given, played, key, 0, ranking)
             ranked = [int(g) for g in found if depth or int(g) in firsts]
         previous = [self.previous[key]] if key in self.previous else []

@@ -1,5 +1,6 @@
-"""The lookahead's search around its sampled candidates: the neighbours it looks at, and
-that the search only ever adds better-scored guesses, the same ones every time."""
+"""The lookahead over a sampled pool of candidates: the neighbours its search looks at,
+that the search only ever adds better-scored guesses, the same ones every time, and that
+more of a sampled ranking's best guesses are completed."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from engine import Rules
 from engine.candidates import neighbours
 from engine.filtering import filter_possible
-from engine.lookahead import DEFAULT_LOOKAHEAD, _entropy, rank_candidates
+from engine.lookahead import DEFAULT_LOOKAHEAD, _entropy, lookahead_decision, rank_candidates
 from engine.space import space_for
 
 
@@ -119,3 +120,21 @@ def test_the_search_climbs_from_the_best_few_only(monkeypatch):
                                          + space.pegs * (space.pegs - 1) // 2)
     assert rounds and len(rounds) <= budget.search_rounds
     assert all(0 < n <= per_round for n in rounds)
+
+
+def test_a_sampled_ranking_completes_sampled_top_candidates_over_every_rollout_code():
+    # Completions are what decide; a sampled ranking's order is less reliable, so 6x9's
+    # 32 best are each completed (exact play-outs: docs/engine.md), not 8 of them.
+    space, possible, played = _position(Rules(5, 8), (3, 6, 1, 8, 4), [(1, 1, 2, 2, 3)])
+    sampled = dataclasses.replace(DEFAULT_LOOKAHEAD, rank_entries=400_000, sampled_top=12,
+                                  rollout_codes=1_000)
+    ranked, exact = rank_candidates(space, possible, played, b"v", 0, sampled)
+    assert not exact and len(ranked) == len(set(ranked.tolist())) == sampled.sampled_top
+    decision = lookahead_decision(space, possible, played, b"v", 0, sampled)
+    assert decision.candidates == sampled.sampled_top  # rollout_codes does not cut them
+    assert decision.secrets_scored == min(len(possible), sampled.rollout_limit)
+    assert decision.index in ranked
+
+    small = space_for(Rules(4, 6))  # every guess scored: the usual eight at most
+    ranked, exact = rank_candidates(small, None, frozenset(), b"", 0, sampled)
+    assert exact and len(ranked) <= sampled.top
