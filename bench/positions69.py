@@ -1,6 +1,7 @@
 """6x9 measured without sampling the secrets: every code of a few third-guess positions.
 
     .venv/bin/python bench/positions69.py --positions 40 --seed 1   # ~40 min of CPU
+    .venv/bin/python bench/positions69.py --all     # the live player over every secret
 
 A benchmark over 1,000 random secrets (``optimal_bench.py sample69``) meets only a few
 secrets in each position after the opening book, so any change of play moves its average
@@ -9,7 +10,8 @@ guesses are drawn with chances proportional to their sizes (so their mean is an 
 estimate of the average game), and *every* code of each is played out, by the live
 lookahead with its neighbour search and without it (``search_rounds=0``). The difference
 is paired position by position, so what is left of the noise is which positions were
-drawn: the printed "+-" is its standard error.
+drawn: the printed "+-" is its standard error. ``--all`` plays every position once, with
+the live lookahead only: its exact average over all 531,441 secrets.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import multiprocessing
+import resource
 import time
 
 import numpy as np
@@ -55,6 +58,13 @@ def play_out(job: tuple[Position, bool]) -> float:
     ``sample69`` plays (the book leads every one of them there), the live lookahead with
     or without its search. Each pool is a fresh process: its remembered decisions are this
     mode's only."""
+    position = job[0]
+    distribution = play_out_distribution(job)
+    return sum(turns * games for turns, games in distribution.items()) / position[2]
+
+
+def play_out_distribution(job: tuple[Position, bool]) -> dict[int, int]:
+    """Games by guesses over every code of the position (see :func:`play_out`)."""
     position, search = job
     import engine.strongest as strongest  # the strategy's way in: patched per process
     from engine.lookahead import lookahead_decision
@@ -64,10 +74,44 @@ def play_out(job: tuple[Position, bool]) -> float:
     strongest.lookahead_decision = (  # type: ignore[assignment]
         lambda *args, **kwargs: lookahead_decision(*args, budget=budget, **kwargs))
     space = space_for(RULES)
-    (g1, r1), (g2, r2), size = position
+    (g1, r1), (g2, r2), _ = position
     codes = filter_possible(space, filter_possible(space, None, g1, r1), g2, r2)
-    distribution = sample_sweep(RULES, "lookahead", codes)
-    return sum(turns * games for turns, games in distribution.items()) / size
+    return sample_sweep(RULES, "lookahead", codes)
+
+
+def every_secret(processes: int) -> None:
+    """The live lookahead over all 531,441 secrets: every position played out once, and
+    the few codes the book's first two guesses win."""
+    positions = sorted(third_guess_positions(), key=lambda p: -p[2])  # big ones first
+    space = space_for(RULES)
+    in_positions = sum(size for *_, size in positions)
+    won_early = np.setdiff1d(space.all_indices(), np.concatenate([
+        filter_possible(space, filter_possible(space, None, g1, r1), g2, r2)
+        for (g1, r1), (g2, r2), _ in positions]))
+    print(f"== 6x9: the live lookahead over all {space.size:,} secrets ({len(positions)} "
+          f"positions after the book's two guesses, {in_positions:,} codes; "
+          f"{len(won_early)} won by them) ==", flush=True)
+    start = time.time()
+    pool = multiprocessing.get_context("fork").Pool(processes)
+    parts = pool.map(play_out_distribution, [(p, True) for p in positions], chunksize=1)
+    pool.close()
+    pool.join()  # reaped: the workers' CPU time is counted below
+    total: dict[int, int] = dict(sample_sweep(RULES, "lookahead", won_early))
+    for part in parts:
+        for turns, games in part.items():
+            total[turns] = total.get(turns, 0) + games
+    games = sum(total.values())
+    guesses = sum(turns * n for turns, n in total.items())
+    assert games == space.size
+    print(f"total {guesses:,} guesses, average {guesses / games:.4f}, max {max(total)}, "
+          f"{dict(sorted(total.items()))} ({time.time() - start:.0f} s wall, "
+          f"{_cpu_seconds():.0f} s of CPU)")
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its reaped workers."""
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 def main() -> None:
@@ -75,7 +119,12 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--all", action="store_true",
+                        help="the live lookahead alone over every secret (~25 min of CPU)")
     args = parser.parse_args()
+    if args.all:
+        every_secret(args.processes)
+        return
     positions = third_guess_positions()
     sizes = np.array([size for *_, size in positions], dtype=np.float64)
     picks = np.random.default_rng(args.seed).choice(len(positions), size=args.positions,
