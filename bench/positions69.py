@@ -53,6 +53,13 @@ def third_guess_positions() -> list[Position]:
     return out
 
 
+def position_codes(position: Position) -> np.ndarray:
+    """Every code still possible in the position."""
+    space = space_for(RULES)
+    (g1, r1), (g2, r2), _ = position
+    return filter_possible(space, filter_possible(space, None, g1, r1), g2, r2)
+
+
 def play_out(job: tuple[Position, bool]) -> float:
     """Average guesses over every code of the position, played from the first guess as
     ``sample69`` plays (the book leads every one of them there), the live lookahead with
@@ -73,10 +80,7 @@ def play_out_distribution(job: tuple[Position, bool]) -> dict[int, int]:
                                                                   search_rounds=0)
     strongest.lookahead_decision = (  # type: ignore[assignment]
         lambda *args, **kwargs: lookahead_decision(*args, budget=budget, **kwargs))
-    space = space_for(RULES)
-    (g1, r1), (g2, r2), _ = position
-    codes = filter_possible(space, filter_possible(space, None, g1, r1), g2, r2)
-    return sample_sweep(RULES, "lookahead", codes)
+    return sample_sweep(RULES, "lookahead", position_codes(position))
 
 
 def every_secret(processes: int) -> None:
@@ -85,9 +89,8 @@ def every_secret(processes: int) -> None:
     positions = sorted(third_guess_positions(), key=lambda p: -p[2])  # big ones first
     space = space_for(RULES)
     in_positions = sum(size for *_, size in positions)
-    won_early = np.setdiff1d(space.all_indices(), np.concatenate([
-        filter_possible(space, filter_possible(space, None, g1, r1), g2, r2)
-        for (g1, r1), (g2, r2), _ in positions]))
+    won_early = np.setdiff1d(space.all_indices(),
+                             np.concatenate([position_codes(p) for p in positions]))
     print(f"== 6x9: the live lookahead over all {space.size:,} secrets ({len(positions)} "
           f"positions after the book's two guesses, {in_positions:,} codes; "
           f"{len(won_early)} won by them) ==", flush=True)
