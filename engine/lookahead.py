@@ -121,7 +121,7 @@ def lookahead_decision(
     s = _rollout_codes(space, possible, history, seed, budget)
     if s is None or len(ranked) == 1:
         return Decision(int(ranked[0]), exact, len(ranked), 0)
-    if exact:
+    if exact:  # a sampled ranking's sampled_top are each completed: rollout_codes cuts none
         ranked = ranked[: max(2, budget.rollout_codes // len(s))]
     exact &= possible is None or len(s) == len(possible)
     totals = [rollout_total(space, s, int(g), budget) for g in ranked]
