@@ -8,11 +8,11 @@ fewest guesses in total is kept. The lookahead's greedy completions misjudge lar
 lookahead's own choice is always a candidate, each node is at least as good as the
 lookahead alone, and so, node by node from the top, is the whole book.
 
-Sizes too large to play out every code (6x9) count guesses over a seeded sample of the
-secrets at each node; the decisions below still see every possible code. There the book
-being replaced (``previous``) plays its move at each node too: it is one more candidate
-where the plan plays candidates out, and kept as it is in the smaller sets the plan leaves
-alone, so a rebuild plays no worse than the book it replaces (on its samples).
+A plan may count guesses over a seeded sample of the secrets at each node (the decisions
+below still see every possible code). The book being replaced (``previous``) plays its
+move at each node too: it is one more candidate where the plan plays candidates out, and
+kept as it is in the smaller sets the plan leaves alone and at the first guesses a plan
+keeps (6x9: its first guess), so a rebuild plays no worse than the book it replaces.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import multiprocessing
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -50,8 +51,12 @@ class BookPlan:
     #: How the candidates are ranked before they are played out.
     ranking: LookaheadBudget
     #: How the book's own choice at a node is made (the games played out below it always
-    #: use the live budget): a larger budget decides better offline.
+    #: use the live budget): a larger budget decides better offline. Where it differs from
+    #: the live budget, the live lookahead's own choice is a candidate too.
     deciding: LookaheadBudget = DEFAULT_LOOKAHEAD
+    #: The first this many guesses keep the previous book's move where it has one: a
+    #: rebuild refines the deeper moves without re-deciding the first ones.
+    kept: int = 0
 
     @property
     def rules(self) -> Rules:
@@ -62,10 +67,12 @@ _RANKING = LookaheadBudget(rank_entries=40_000_000, rank_secrets=8_000, large_sp
 #: The shipped opening books.
 BOOK_PLANS: tuple[BookPlan, ...] = (
     BookPlan(5, 8, candidates=(0, 30, 30, 12), min_set=40, secrets=1 << 30, ranking=_RANKING),
-    # 6x9: at each of the first two guesses the choice of a lookahead with ten candidates
-    # completed over 4,000 codes (policy improvement over samples of 400 secrets played out
-    # chose worse: see docs/engine.md).
-    BookPlan(6, 9, candidates=(1, 0), min_set=3, secrets=400,
+    # 6x9: the first guess is the previous book's (chosen by a lookahead with ten candidates
+    # completed over 4,000 codes; policy improvement over samples of 400 secrets chose
+    # worse: see docs/engine.md). For each reply, the second guess is the best of the
+    # previous book's, that lookahead's, the live lookahead's and the best by entropy,
+    # each played out over every code of the reply.
+    BookPlan(6, 9, candidates=(1, 1), kept=1, min_set=3, secrets=1 << 30,
              ranking=dataclasses.replace(_RANKING, rank_entries=24_000_000,
                                          rank_secrets=6_000),
              deciding=LookaheadBudget(top=10, sampled_top=10, rank_entries=24_000_000,
@@ -82,9 +89,11 @@ class BookBuilder:
         plan: BookPlan,
         progress: Callable[[str], None] | None = None,
         previous: dict[bytes, int] | None = None,
+        processes: int = 1,
     ):
         self.plan = plan
         self.previous = previous or {}
+        self.processes = processes
         self.space: CodeSpace = space_for(plan.rules)
         self.moves: dict[bytes, int] = {}
         self._values: dict[bytes, int] = {}
@@ -101,28 +110,59 @@ class BookBuilder:
         if depth >= len(self.plan.candidates):
             return
         key = history_key(self.space, history)
+        if depth < self.plan.kept and key in self.previous:
+            self.moves[key] = self.previous[key]
+            self._improve_replies(possible, played, history, self.previous[key])
+            return
         if len(possible) < self.plan.min_set:
             if key in self.previous:
                 self.moves[key] = self.previous[key]
             return
         secrets = self._sample(possible, key)
         candidates = self._candidates(possible, played, key, depth)
-        values = {g: self._after(possible, secrets, played, history, g)
-                  for g in candidates if len(candidates) > 1}
+        values = self._played_out(possible, secrets, played, history, candidates)
         best = min(values, key=lambda g: values[g]) if values else candidates[0]
         self.moves[key] = best  # the first (the previous book's, the lookahead's own) on ties
-        if self._progress is not None and depth <= 1 and values:
+        if self._progress is not None and values:
             self._progress(f"{'  ' * depth}{len(possible)} codes: guesses over "
                            f"{len(secrets)} secrets after each candidate {list(values.values())}"
                            f" (the first: the previous book's or the lookahead's own), kept "
                            f"{values[best]}")
-        for reply, part in self._replies(possible, best):
-            self._improve(part, played | self._colours(best), (*history, (best, reply)))
+        self._improve_replies(possible, played, history, best)
+
+    def _improve_replies(
+        self, possible: np.ndarray, played: frozenset[int], history: History, guess: int
+    ) -> None:
+        for reply, part in self._replies(possible, guess):
+            self._improve(part, played | self._colours(guess), (*history, (guess, reply)))
+
+    def _played_out(
+        self,
+        possible: np.ndarray,
+        secrets: np.ndarray,
+        played: frozenset[int],
+        history: History,
+        candidates: list[int],
+    ) -> dict[int, int]:
+        """Each candidate's total over ``secrets`` (none when there is only one), in
+        ``processes`` forked workers when there are several."""
+        if len(candidates) < 2:
+            return {}
+        jobs = [(possible, secrets, played, history, g) for g in candidates]
+        if self.processes < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            totals = [self._after(*job) for job in jobs]
+        else:
+            global _FORKED
+            _FORKED = self  # the workers are forked with this builder's state, memo included
+            with multiprocessing.get_context("fork").Pool(min(self.processes, len(jobs))) as pool:
+                totals = pool.map(_after_in_worker, jobs, chunksize=1)
+        return dict(zip(candidates, totals, strict=True))
 
     def _candidates(
         self, possible: np.ndarray, played: frozenset[int], key: bytes, depth: int
     ) -> list[int]:
-        """The previous book's move and the book's own choice first, then the best ranked
+        """The previous book's move, the book's own choice and the live lookahead's first,
+        then the best ranked
         (distinct splits; at the first guess one per partition of the pegs, as mirror
         images complete alike); at the first guess with no number planned, every first
         guess up to symmetry."""
@@ -132,6 +172,8 @@ class BookBuilder:
         given = None if depth == 0 else possible  # how live games ask at the first guess
         own = lookahead_decision(self.space, given, played, key, budget=self.plan.deciding,
                                  use_book=False).index
+        live = own if self.plan.deciding == DEFAULT_LOOKAHEAD else lookahead_decision(
+            self.space, given, played, key, use_book=False).index
         ranked: list[int] = []
         if self.plan.candidates[depth]:
             count = self.plan.candidates[depth]
@@ -139,7 +181,7 @@ class BookBuilder:
             found, _ = rank_candidates(self.space, given, played, key, 0, ranking)
             ranked = [int(g) for g in found if depth or int(g) in firsts]
         previous = [self.previous[key]] if key in self.previous else []
-        return list(dict.fromkeys([*previous, own, *ranked]))
+        return list(dict.fromkeys([*previous, own, live, *ranked]))
 
     def _sample(self, possible: np.ndarray, key: bytes) -> np.ndarray:
         if len(possible) <= self.plan.secrets:
@@ -189,6 +231,14 @@ class BookBuilder:
 
     def _colours(self, guess: int) -> frozenset[int]:
         return frozenset(int(d) for d in self.space.digits(np.array([guess]))[0])
+
+
+_FORKED: BookBuilder | None = None
+
+
+def _after_in_worker(job: tuple[np.ndarray, np.ndarray, frozenset[int], History, int]) -> int:
+    assert _FORKED is not None
+    return _FORKED._after(*job)
 
 
 def book_json(plan: BookPlan, moves: dict[bytes, int], seconds: float) -> str:

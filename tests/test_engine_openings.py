@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from engine import Rules, SolverSession, evaluate, lookahead, memory, score_codes
-from engine.lookahead import book_for, parse_book
+from engine.decision import history_key
+from engine.lookahead import LookaheadBudget, book_for, parse_book
 from engine.openings import BOOK_PLANS, BookBuilder, book_json
 from engine.space import space_for
 
@@ -48,6 +49,7 @@ def test_a_book_is_never_worse_than_the_lookahead_it_improves(monkeypatch):
     rules = plan.rules
     moves = BookBuilder(plan).build()
     assert parse_book(rules, book_json(plan, moves, 0.0)) == moves
+    memory.clear()  # no decision remembered from a book another test played
     plain = evaluate(rules, "lookahead")  # no book ships for 4x6
     monkeypatch.setattr(lookahead, "book_for", lambda _rules: moves)
     memory.clear()  # as a process shipping this book: no decision remembered from before it
@@ -64,3 +66,42 @@ def test_a_rebuild_keeps_the_previous_books_moves_in_the_sets_it_leaves_alone():
     # The previous book's first guess is a candidate again (and wins the tie), and its
     # moves in the smaller sets are kept as they are.
     assert BookBuilder(coarse, previous=first).build() == first
+
+
+def _plan_4x6(**changes):
+    return dataclasses.replace(BOOK_PLANS[0], **{
+        "pegs": 4, "colors": 6, "candidates": (0, 8), "min_set": 20, **changes})
+
+
+def test_kept_first_guesses_stay_and_the_moves_below_them_are_refined():
+    # The previous book holds only a first guess the builder would not choose: it is kept,
+    # and the second guesses after it are chosen for it.
+    plan = _plan_4x6(kept=1)
+    chosen = BookBuilder(_plan_4x6()).build()[b""]
+    space = space_for(plan.rules)
+    other = space.index((1, 2, 3, 4))
+    assert chosen != other
+    moves = BookBuilder(plan, previous={b"": other}).build()
+    assert moves[b""] == other
+    after = history_key(space, ((other, 0),))[:-1]  # the first guess, any reply
+    seconds = [key for key in moves if key]
+    assert seconds and all(key.startswith(after) for key in seconds)
+
+
+def test_a_deciding_budget_other_than_the_live_one_never_makes_the_book_worse(monkeypatch):
+    # A weak deciding budget (one candidate completed) with no ranked candidates: the live
+    # lookahead's own choice is a candidate at every node, so the book still plays at least
+    # as well as the live lookahead, node by node.
+    weak = LookaheadBudget(top=1)
+    plan = _plan_4x6(candidates=(1, 0), deciding=weak)
+    moves = BookBuilder(plan).build()
+    memory.clear()  # no decision remembered from a book another test played
+    plain = evaluate(plan.rules, "lookahead")
+    monkeypatch.setattr(lookahead, "book_for", lambda _rules: moves)
+    memory.clear()
+    assert evaluate(plan.rules, "lookahead").total <= plain.total
+
+
+def test_forked_workers_build_the_same_book():
+    plan = _plan_4x6(candidates=(2, 0))  # two or three first guesses played out, in parallel
+    assert BookBuilder(plan, processes=2).build() == BookBuilder(plan).build()
