@@ -10,8 +10,10 @@ guesses are drawn with chances proportional to their sizes (so their mean is an 
 estimate of the average game), and *every* code of each is played out, by the live
 lookahead with its neighbour search and without it (``search_rounds=0``). The difference
 is paired position by position, so what is left of the noise is which positions were
-drawn: the printed "+-" is its standard error. ``--all`` plays every position once, with
-the live lookahead only: its exact average over all 531,441 secrets.
+drawn: the printed "+-" is its standard error. The 6x9 book holds the third guesses too,
+so both ways play the book's third guess and differ from the fourth guess on. ``--all``
+plays every position once, with the live lookahead only: its exact average over all
+531,441 secrets.
 """
 
 from __future__ import annotations

@@ -70,9 +70,10 @@ BOOK_PLANS: tuple[BookPlan, ...] = (
     # 6x9: the first guess is the previous book's (chosen by a lookahead with ten candidates
     # completed over 4,000 codes; policy improvement over samples of 400 secrets chose
     # worse: see docs/engine.md). For each reply, the second guess is the best of the
-    # previous book's, that lookahead's, the live lookahead's and the best by entropy,
-    # each played out over every code of the reply.
-    BookPlan(6, 9, candidates=(1, 1), kept=1, min_set=3, secrets=1 << 30,
+    # previous book's, that lookahead's, the live lookahead's and the best by entropy; at
+    # each position after it, the third guess is the best of the previous book's, that
+    # lookahead's and the live lookahead's. Every candidate is played out over every code.
+    BookPlan(6, 9, candidates=(1, 1, 0), kept=1, min_set=3, secrets=1 << 30,
              ranking=dataclasses.replace(_RANKING, rank_entries=24_000_000,
                                          rank_secrets=6_000),
              deciding=LookaheadBudget(top=10, sampled_top=10, rank_entries=24_000_000,
