@@ -163,10 +163,9 @@ class BookBuilder:
         self, possible: np.ndarray, played: frozenset[int], key: bytes, depth: int
     ) -> list[int]:
         """The previous book's move, the book's own choice and the live lookahead's first,
-        then the best ranked
-        (distinct splits; at the first guess one per partition of the pegs, as mirror
-        images complete alike); at the first guess with no number planned, every first
-        guess up to symmetry."""
+        then the best ranked (distinct splits; at the first guess one per partition of the
+        pegs, as mirror images complete alike); at the first guess with no number planned,
+        every first guess up to symmetry."""
         firsts = first_move_candidates(self.space)
         if depth == 0 and not self.plan.candidates[0]:
             return [int(g) for g in firsts]
