@@ -32,6 +32,11 @@ def source_files() -> list[str]:
     return sorted(p.relative_to(WEB).as_posix() for p in files)
 
 
+def static_files(root: Path = STATIC) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
 def sources_hash(files: list[str]) -> str:
     digest = hashlib.sha256()
     for name in files:
@@ -50,11 +55,11 @@ def test_the_committed_client_was_built_from_these_sources() -> None:
 
 def test_static_holds_exactly_the_build_outputs() -> None:
     outputs = set(BUILD["outputs"])
-    assert {p.name for p in STATIC.iterdir()} == outputs | {"BUILD.json"}
-    names = [n for n in outputs if n.startswith("app.")]
+    assert set(static_files()) == outputs | {"BUILD.json"}
+    names = [n for n in outputs if n.startswith("assets/")]
     assert sorted(n.rsplit(".", 1)[1] for n in names) == ["css", "js"]
     for name in names:  # content-hashed: Discord's proxy keeps their cache headers
-        assert re.fullmatch(r"app\.[A-Z0-9]{8}\.(js|css)", name)
+        assert re.fullmatch(r"assets/app\.[A-Z0-9]{8}\.(js|css)", name)
 
 
 class _Tags(HTMLParser):
@@ -82,7 +87,7 @@ def test_index_loads_only_its_own_files_and_nothing_inline() -> None:
     scripts = [attrs["src"] for tag, attrs in tags if tag == "script"]
     sheets = [attrs["href"] for tag, attrs in tags if tag == "link"]
     assert sorted(scripts + sheets) == sorted(
-        f"/assets/{n}" for n in BUILD["outputs"] if n.startswith("app."))
+        f"/{n}" for n in BUILD["outputs"] if n.startswith("assets/"))
     metas = {attrs.get("name"): attrs.get("content") for tag, attrs in tags if tag == "meta"}
     assert metas["mastermind-client-id"] == ""  # the server fills it in
 
@@ -104,8 +109,8 @@ def test_the_sdk_is_pinned_and_its_licence_ships() -> None:
 def test_building_again_gives_the_committed_files(tmp_path: Path) -> None:
     subprocess.run(["node", "build.mjs", str(tmp_path)], cwd=WEB, check=True,
                    capture_output=True, timeout=120)
-    built = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    committed = {p.name: p.read_bytes() for p in STATIC.iterdir()}
+    built = static_files(tmp_path)
+    committed = static_files()
     assert built.keys() == committed.keys()
     for name, data in built.items():
         assert data == committed[name], f"{name} differs from a fresh build: {REBUILD}"

@@ -1,6 +1,6 @@
 // Builds the Activity's client into bot/features/activity/static/, ready to serve:
-// index.html, app.<hash>.js, app.<hash>.css (content-hashed: Discord's proxy keeps their cache
-// headers), THIRD_PARTY_LICENSES.txt (the licence of every package whose code is in the bundle,
+// index.html, assets/app.<hash>.js and assets/app.<hash>.css (content-hashed: Discord's proxy
+// keeps their cache headers, and the server sends them as immutable), THIRD_PARTY_LICENSES.txt (the licence of every package whose code is in the bundle,
 // the SDK's and the libraries it carries), and BUILD.json (a hash of the sources, which
 // tests/test_activity_build.py checks without node). `npm ci && node build.mjs` in web/.
 // The same sources and lock give the same bytes: the test rebuilds and compares when node is there.
@@ -83,7 +83,7 @@ async function build() {
     format: "iife",
     target: ["es2020", "chrome100", "safari15"],
     entryNames: "[name].[hash]",
-    outdir: OUT,
+    outdir: join(OUT, "assets"),
     write: false,
     metafile: true,
     legalComments: "none", // the licences are in THIRD_PARTY_LICENSES.txt
@@ -94,15 +94,15 @@ async function build() {
   const css = outputs.find((o) => o.name.endsWith(".css")).name;
   const html = readFileSync(join(WEB, "src", "index.html"), "utf8")
     .replace("app.js", js).replace("app.css", css);
-  mkdirSync(OUT, { recursive: true });
-  for (const old of readdirSync(OUT)) {
-    if (/^app\.[A-Z0-9]+\.(js|css)$/.test(old)) rmSync(join(OUT, old));
+  mkdirSync(join(OUT, "assets"), { recursive: true });
+  for (const old of readdirSync(join(OUT, "assets"))) {
+    if (/^app\.[A-Z0-9]+\.(js|css)$/.test(old)) rmSync(join(OUT, "assets", old));
   }
-  for (const o of outputs) writeFileSync(join(OUT, o.name), o.bytes);
+  for (const o of outputs) writeFileSync(join(OUT, "assets", o.name), o.bytes);
   writeFileSync(join(OUT, "index.html"), html);
   writeFileSync(join(OUT, "THIRD_PARTY_LICENSES.txt"), licences(result.metafile));
   const build = { sources_sha256: sourcesHash(), files: sourceFiles(), esbuild: esbuild.version,
-    outputs: [js, css, "index.html", "THIRD_PARTY_LICENSES.txt"] };
+    outputs: [`assets/${js}`, `assets/${css}`, "index.html", "THIRD_PARTY_LICENSES.txt"] };
   writeFileSync(join(OUT, "BUILD.json"), JSON.stringify(build, null, 2) + "\n");
   console.log(`built ${js}, ${css} into ${OUT}`);
 }

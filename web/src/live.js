@@ -4,6 +4,8 @@
 // little longer each time, and asks for what it missed since the last sequence number it saw.
 const FIRST_WAIT_MS = 200;
 const LONGEST_WAIT_MS = 5000;
+/** Refusals that another try would only repeat: the page says why and stops trying. */
+const FINAL = new Set(["bad_token", "not_in_instance", "no_instance"]);
 
 export class Live {
   constructor({ instanceId, token, since, onMessage, onStatus }) {
@@ -42,11 +44,12 @@ export class Live {
       this.wait = FIRST_WAIT_MS;
       this.onStatus("live");
     }
+    if (message.type === "error" && FINAL.has(message.code)) this.stopped = true;
     this.onMessage(message);
   }
 
   dropped(socket) {
-    if (socket !== this.socket) return;
+    if (socket !== this.socket || this.stopped) return;
     this.onStatus("offline");
     const jitter = 0.5 + Math.random();
     this.timer = setTimeout(() => this.connect(), this.wait * jitter);

@@ -144,9 +144,13 @@ const actions = {
 };
 
 function liveMessage(message) {
-  if (message.type === "ready") {
+  if (message.type === "ready" || message.type === "resync") {
     if (app.mode) loadGame(app.mode); // catch up on whatever happened while away
     return;
+  }
+  if (message.type === "error") {
+    app.message = { kind: "error", text: message.message };
+    return show();
   }
   if (message.type !== "move" || !message.view) return;
   setView(message.mode, message.view);
@@ -185,7 +189,10 @@ async function start() {
   try {
     const state = await api.get("/api/state");
     setWords(state.words);
-    Object.assign(app, { me: state.me, locale: state.locale, place: state.place, modes: state.modes, pegs: state.pegs });
+    Object.assign(app, {
+      me: state.me, locale: state.locale, place: state.place, modes: state.modes,
+      pegs: state.pegs.filter((p) => p.digit > 0), hole: state.pegs.find((p) => p.digit === 0),
+    });
     app.mode = state.modes.includes("channel") ? "channel" : state.modes[0];
     setView(app.mode, await api.get("/api/game", { mode: app.mode }));
     app.phase = "ready";

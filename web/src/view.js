@@ -52,6 +52,12 @@ export function peg(app, digit) {
     h("span", { class: "peg-digit", "aria-hidden": "true" }, digit));
 }
 
+/** An empty place: the boards' drawn hole. */
+function hole(app) {
+  return app.hole ? h("img", { class: "hole", src: app.hole.image, alt: "", draggable: "false" })
+    : h("span", { class: "hole", "aria-hidden": "true" });
+}
+
 function codeLabel(app, code) {
   return [...String(code)].map((d) => `${pegInfo(app, d)?.name ?? ""} ${d}`.trim()).join(", ");
 }
@@ -141,7 +147,7 @@ function draftRow(app, view, act) {
     "data-key": "slot-" + i, "aria-pressed": String(i === app.cursor),
     "aria-label": `${t("place", { n: i + 1 })}: ${digit ? codeLabel(app, digit) : t("empty")}`,
     onclick: () => act.pick(i),
-  }, digit ? peg(app, digit) : h("span", { class: "hole", "aria-hidden": "true" })));
+  }, digit ? peg(app, digit) : hole(app)));
   const colours = view.rules?.colors ?? app.pegs.length;
   const palette = app.pegs.filter((p) => p.digit <= colours).map((p) => h("button", {
     type: "button", class: "colour", "data-digit": p.digit, "data-key": "colour-" + p.digit,
