@@ -69,6 +69,7 @@ async function send(path, body) {
   const mode = app.mode;
   try {
     setView(mode, await api.post(path, body));
+    if (mode === app.mode) freshDraft(); // the row was played
   } catch (error) {
     refused(error);
     if (error instanceof ApiError && error.status === 409) await loadGame(mode); // out of date

@@ -16,7 +16,7 @@ export function render(app, act) {
     header(app, act),
     h("main", { class: "main" },
       h("section", { class: "board", "aria-label": t("mode_" + app.mode) },
-        view ? board(app, view, act) : h("p", { class: "status" }, t("connecting"))),
+        view ? board(app, view, act) : [app.message ? null : h("p", { class: "status" }, t("connecting")), message(app)]),
       h("aside", { class: "side" }, players(app), colourKey(app))),
   ];
 }
@@ -87,7 +87,7 @@ function board(app, view, act) {
   const rules = view.rules ?? {};
   const rows = app.mode === "puzzle" ? (view.clues ?? []) : (view.moves ?? []);
   const parts = [];
-  if (view.status !== "none" && rules.max_guesses && app.mode !== "puzzle") {
+  if (view.status === "running" && rules.max_guesses && app.mode !== "puzzle") {
     parts.push(h("p", { class: "turn" }, t("turn", { n: Math.min(view.turn + 1, rules.max_guesses), max: rules.max_guesses })));
   }
   if (app.mode === "puzzle" && rows.length) parts.push(h("h2", { class: "sub" }, t("clues")));
@@ -105,13 +105,17 @@ function board(app, view, act) {
   }
   const said = outcome(view);
   if (said.length) parts.push(h("div", { class: "result", role: "status" }, said.map((line) => h("p", {}, line))));
-  parts.push(h("p", { class: "message " + (app.message?.kind ?? ""), role: "alert" }, app.message?.text ?? ""));
+  parts.push(message(app));
   parts.push(h("p", { class: "notice", "aria-live": "polite" }, app.notice ?? ""));
   const ofTheDay = view.mode === "daily" || view.mode === "puzzle";
   if (ofTheDay ? view.status === "none" : view.status !== "running" && view.status !== "busy") {
     parts.push(newGame(app, act));
   }
   return parts;
+}
+
+function message(app) {
+  return h("p", { class: "message " + (app.message?.kind ?? ""), role: "alert" }, app.message?.text ?? "");
 }
 
 /** How the game stands, in words: the view holds facts (status, winner, streak), the words
@@ -223,7 +227,8 @@ function colourKey(app) {
   return h("section", { class: "key-table", "aria-label": t("colour_key") },
     h("h2", { class: "sub" }, t("colour_key")),
     h("ul", {}, app.pegs.filter((p) => p.digit <= colours).map((p) =>
-      h("li", {}, peg(app, p.digit), h("span", {}, `${p.digit} · ${p.letter} · ${p.name}`)))),
+      h("li", { "data-digit": p.digit, "data-letter": p.letter }, peg(app, p.digit),
+        h("span", {}, `${p.digit} · ${p.letter} · ${p.name}`)))),
     h("p", { class: "hint" }, h("span", { class: "key black", "aria-hidden": "true" }, KEY_GLYPHS.black), " ",
       h("span", { class: "key white", "aria-hidden": "true" }, KEY_GLYPHS.white), " ", t("key")));
 }
