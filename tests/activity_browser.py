@@ -19,18 +19,21 @@ Used by tests/test_activity_browser.py, bench/activity_client_bench.py and the s
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conftest import discord_server
 from fake_discord.activities import ActivityInstance
-from fake_discord.models import FakeUser
+from fake_discord.models import FakeChannel, FakeGuild, FakeUser
+from fake_discord.server import FakeDiscordServer
 from fake_discord.state import DiscordState
+from test_bot_process import BotProcess, bot_env, query, wait_ready
 
 CHROMIUM = Path("/usr/bin/chromium")
 INSTALL_HINT = ("the Activity's browser tests need Debian's chromium: apt-get install -y chromium "
@@ -169,6 +172,10 @@ class ActivityPage:
             timeout=timeout)
         return await self.message()
 
+    async def new_game(self) -> None:
+        await self.app.click("[data-key='new-game']")
+        await self.wait_playable()
+
     async def tap_code(self, code: str) -> None:
         for digit in code:
             await self.app.click(f".palette .colour[data-digit='{digit}']")
@@ -261,25 +268,76 @@ class EmbeddedDiscord:
                             "description": "", "icon": None}}}
 
 
+@dataclass
+class Stack:
+    """A running bot with its Activity, the fake Discord it talks to, and a browser."""
+
+    server: FakeDiscordServer
+    guild: FakeGuild
+    env: dict[str, str]
+    cwd: Path
+    db: Path
+    origin: str
+    discord: EmbeddedDiscord
+    bot: BotProcess
+
+    def channel(self, name: str) -> FakeChannel:
+        return self.server.state.create_channel(self.guild, name)
+
+    def user(self, name: str, locale: str = "en-US") -> FakeUser:
+        user = self.server.state.create_user(name)
+        user.locale = locale
+        self.server.state.add_member(self.guild, user)
+        return user
+
+    async def start_bot(self) -> None:
+        syncs = self.server.state.command_syncs
+        self.bot = await BotProcess.start(self.env, self.cwd)
+        await wait_ready(self.server, self.bot, self.guild, syncs_before=syncs)
+        await self.bot.wait_for_log("activity: serving on")
+
+    async def open_game(self, channel: FakeChannel, *users: FakeUser, **kwargs: Any
+                        ) -> list[ActivityPage]:
+        """``users`` open the Activity in ``channel``, each in a window of their own, and
+        wait for its board."""
+        instance = self.server.state.start_activity(channel, *users)
+        pages = [await self.discord.open(user, instance, **kwargs) for user in users]
+        for page in pages:
+            await page.wait_ready()
+        return pages
+
+    def secret(self, channel: FakeChannel) -> str:
+        ((secret,),) = query(self.db, "SELECT secret FROM games WHERE channel_id = ? AND "
+                                      "status = 'active'", channel.id)
+        return str(secret)
+
+
+@asynccontextmanager
+async def running_activity(cwd: Path) -> AsyncIterator[Stack]:
+    """The fake Discord (Activities on, one server), ``python -m bot`` serving the Activity
+    on a free port (a SQLite file in ``cwd``) and headless Chromium."""
+    from playwright.async_api import async_playwright
+
+    db = cwd / "games.sqlite3"
+    port = free_port()
+    async with discord_server() as server, async_playwright() as playwright:
+        state = server.state
+        state.enable_activities()
+        guild = state.create_guild("Activity Guild")
+        env = bot_env(server, db, guild, ACTIVITY_PORT=str(port),
+                      DISCORD_CLIENT_SECRET=state.client_secret)
+        browser = await launch_chromium(playwright)
+        origin = f"http://127.0.0.1:{port}"
+        stack = Stack(server, guild, env, cwd, db, origin,
+                      EmbeddedDiscord(browser, state, origin), bot=None)  # type: ignore[arg-type]
+        await stack.start_bot()
+        try:
+            yield stack
+        finally:
+            await stack.bot.kill()
+            await browser.close()
+
+
 async def launch_chromium(playwright: Any) -> Any:
     return await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                             args=LAUNCH_ARGS)
-
-
-async def gone(predicate: Any, timeout: float = 10.0) -> None:
-    """Wait (real time) until ``predicate()`` holds."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-
-def codes_other_than(secret: str, count: int, pegs: int = 4, colours: int = 6) -> Sequence[str]:
-    """``count`` codes, none of them ``secret`` (guesses that leave the game running)."""
-    out = []
-    digit = 1
-    while len(out) < count:
-        code = "".join(str((digit + i) % colours + 1) for i in range(pegs))
-        digit += 1
-        if code != secret and code not in out:
-            out.append(code)
-    return out

@@ -13,113 +13,37 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from activity_browser import (
-    PHONE,
-    ActivityPage,
-    EmbeddedDiscord,
-    free_port,
-    launch_chromium,
-    missing_browser,
-)
-from conftest import discord_server
-from fake_discord.models import FakeChannel, FakeGuild, FakeUser
-from fake_discord.server import FakeDiscordServer
-from test_bot_process import BotProcess, board_rows, bot_env, query, score, wait_ready
+from activity_browser import PHONE, Stack, missing_browser, running_activity
+from fake_discord.models import FakeChannel
+from test_bot_process import board_rows, query, score
 
 from bot.features.activity.words import client_words, error_words
 
 if (why := missing_browser()) is not None:
     pytest.skip(why, allow_module_level=True)
 
-from playwright.async_api import async_playwright
-
 pytestmark = [pytest.mark.asyncio(loop_scope="module")]
 #: A whole test's budget (a hang detector, not a measure: bench/ measures).
 BUDGET = 60.0
 
 
-@dataclass
-class Stack:
-    server: FakeDiscordServer
-    guild: FakeGuild
-    env: dict[str, str]
-    cwd: Path
-    db: Path
-    origin: str
-    discord: EmbeddedDiscord
-    bot: BotProcess
-
-    def channel(self, name: str) -> FakeChannel:
-        return self.server.state.create_channel(self.guild, name)
-
-    def user(self, name: str, locale: str = "en-US") -> FakeUser:
-        user = self.server.state.create_user(name)
-        user.locale = locale
-        self.server.state.add_member(self.guild, user)
-        return user
-
-    async def start_bot(self) -> None:
-        syncs = self.server.state.command_syncs
-        self.bot = await BotProcess.start(self.env, self.cwd)
-        await wait_ready(self.server, self.bot, self.guild, syncs_before=syncs)
-        await self.bot.wait_for_log("activity: serving on")
-
-    def secret(self, channel: FakeChannel) -> str:
-        ((secret,),) = query(self.db, "SELECT secret FROM games WHERE channel_id = ? AND "
-                                      "status = 'active'", channel.id)
-        return str(secret)
-
-
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    cwd = tmp_path_factory.mktemp("activity")
-    db = cwd / "games.sqlite3"
-    port = free_port()
-    async with discord_server() as server, async_playwright() as playwright:
-        state = server.state
-        state.enable_activities()
-        guild = state.create_guild("Activity Guild")
-        env = bot_env(server, db, guild, ACTIVITY_PORT=str(port),
-                      DISCORD_CLIENT_SECRET=state.client_secret)
-        browser = await launch_chromium(playwright)
-        origin = f"http://127.0.0.1:{port}"
-        stack = Stack(server, guild, env, cwd, db, origin,
-                      EmbeddedDiscord(browser, state, origin), bot=None)  # type: ignore[arg-type]
-        await stack.start_bot()
-        try:
-            yield stack
-        finally:
-            await stack.bot.kill()
-            await browser.close()
-
-
-async def open_game(stack: Stack, channel: FakeChannel, *users: FakeUser, **kwargs: Any
-                    ) -> list[ActivityPage]:
-    instance = stack.server.state.start_activity(channel, *users)
-    pages = [await stack.discord.open(user, instance, **kwargs) for user in users]
-    for page in pages:
-        await page.wait_ready()
-    return pages
-
-
-async def new_game(page: ActivityPage) -> None:
-    await page.app.click("[data-key='new-game']")
-    await page.wait_playable()
+    async with running_activity(tmp_path_factory.mktemp("activity")) as running:
+        yield running
 
 
 async def test_a_game_played_by_taps_to_the_win(stack: Stack) -> None:
     async with asyncio.timeout(BUDGET):
         channel = stack.channel("taps")
         alice = stack.user("alice")
-        (page,) = await open_game(stack, channel, alice, viewport=PHONE, platform="mobile")
+        (page,) = await stack.open_game(channel, alice, viewport=PHONE, platform="mobile")
         assert await page.app.text_content(".mode[aria-pressed='true']") == "This channel's game"
-        await new_game(page)
+        await page.new_game()
         secret = stack.secret(channel)
         wrong = "1122" if secret != "1122" else "3344"
         await page.tap_code(wrong)
@@ -146,14 +70,14 @@ async def test_a_private_game_played_from_the_keyboard_in_german(stack: Stack) -
     async with asyncio.timeout(BUDGET):
         channel = stack.channel("keys")
         bea = stack.user("bea", locale="de")
-        (page,) = await open_game(stack, channel, bea)
+        (page,) = await stack.open_game(channel, bea)
         german = client_words("de")
         await page.app.click("[data-key='mode-private']")
         await page.app.wait_for_selector("[data-key='new-game']")
         assert await page.app.text_content(".mode[aria-pressed='true']") == german[
             "mode_private"]
         await page.app.get_by_label(german["pegs"]).select_option("4")
-        await new_game(page)
+        await page.new_game()
         ((secret, private),) = query(stack.db, "SELECT secret, private FROM games WHERE "
                                                "channel_id = ? AND status = 'active'", channel.id)
         assert private
@@ -176,14 +100,14 @@ async def test_two_players_in_one_instance_see_each_others_moves(stack: Stack) -
     async with asyncio.timeout(BUDGET):
         channel = stack.channel("together")
         cleo, dan = stack.user("cleo"), stack.user("dan")
-        cleo_page, dan_page = await open_game(stack, channel, cleo, dan)
+        cleo_page, dan_page = await stack.open_game(channel, cleo, dan)
         for page in (cleo_page, dan_page):  # the SDK's participants, updated as dan joined
             await page.app.wait_for_function(
                 "() => document.querySelectorAll('.players li').length === 2")
             names = await page.app.eval_on_selector_all(".players li",
                                                         "l => l.map(i => i.textContent)")
             assert sorted(n.split(" (")[0] for n in names) == ["cleo", "dan"]
-        await new_game(cleo_page)
+        await cleo_page.new_game()
         await dan_page.wait_playable()  # dan sees the new game without doing anything
         secret = stack.secret(channel)
         first, second = [c for c in ("1122", "3344", "5566") if c != secret][:2]
@@ -215,8 +139,8 @@ async def test_the_activity_and_the_chat_play_one_game(stack: Stack) -> None:
     async with asyncio.timeout(BUDGET):
         channel = stack.channel("chat")
         eve, finn = stack.user("eve"), stack.user("finn")
-        (page,) = await open_game(stack, channel, eve)
-        await new_game(page)
+        (page,) = await stack.open_game(channel, eve)
+        await page.new_game()
         secret = stack.secret(channel)
         first, second = [c for c in ("1122", "3344", "5566") if c != secret][:2]
         await page.tap_code(first)
@@ -239,8 +163,8 @@ async def test_the_page_catches_up_after_the_bot_restarts(stack: Stack) -> None:
     async with asyncio.timeout(BUDGET * 2):
         channel = stack.channel("restart")
         gus, hal = stack.user("gus"), stack.user("hal")
-        (page,) = await open_game(stack, channel, gus)
-        await new_game(page)
+        (page,) = await stack.open_game(channel, gus)
+        await page.new_game()
         secret = stack.secret(channel)
         first, second = [c for c in ("1122", "3344", "5566") if c != secret][:2]
         await page.app.evaluate("() => { window.sameDocument = true; }")
@@ -286,11 +210,11 @@ async def test_every_refusal_is_shown_in_words(stack: Stack) -> None:
 
         # another instance's game: the id of a game elsewhere is refused
         other = stack.channel("elsewhere")
-        (elsewhere,) = await open_game(stack, other, jay)
-        await new_game(elsewhere)
+        (elsewhere,) = await stack.open_game(other, jay)
+        await elsewhere.new_game()
         ((other_id,),) = query(stack.db, "SELECT id FROM games WHERE channel_id = ?", other.id)
-        (page,) = await open_game(stack, channel, ivy)
-        await new_game(page)
+        (page,) = await stack.open_game(channel, ivy)
+        await page.new_game()
         secret = stack.secret(channel)
         guess = "1122" if secret != "1122" else "3344"
 
@@ -318,3 +242,32 @@ async def test_every_refusal_is_shown_in_words(stack: Stack) -> None:
         assert (await page.wait_rows(1))[0][0] == guess
         for opened in (page, elsewhere):
             await stack.discord.close(opened)
+
+
+async def test_a_challenge_answered_by_tapping_key_pegs(stack: Stack) -> None:
+    """The bot guesses the code kept in mind; the player taps how many key pegs are black
+    and white, until the bot names it."""
+    async with asyncio.timeout(BUDGET):
+        channel = stack.channel("challenge")
+        kim = stack.user("kim")
+        (page,) = await stack.open_game(channel, kim, viewport=PHONE, platform="mobile")
+        await page.app.click("[data-key='mode-challenge']")
+        await page.app.wait_for_selector("[data-key='new-game']")
+        await page.new_game()
+        kept = "2351"
+        for turn in range(1, 9):
+            guess = await page.app.eval_on_selector_all(
+                ".reply .code .peg", "pegs => pegs.map(p => p.dataset.digit).join('')")
+            black, white = score(kept, guess)
+            for which, count in (("black", black), ("white", white)):
+                for _ in range(count):
+                    await page.app.click(f"[data-key='{which}-more']")
+            await page.app.click("[data-key='reply']")
+            rows = await page.wait_rows(turn)
+            assert rows[-1] == (guess, black, white, "by you")
+            if black == 4:
+                break
+            await page.wait_playable()
+        await page.app.wait_for_selector(".result")
+        assert await page.app.text_content(".result") == client_words(None)["bot_won"]
+        await stack.discord.close(page)

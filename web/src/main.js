@@ -27,7 +27,11 @@ function show() {
   root.setAttribute("aria-busy", String(app.phase === "connecting"));
   document.documentElement.lang = (app.locale ?? "en").replace("_", "-");
   const view = app.views[app.mode];
-  root.dataset.playable = String(app.phase === "ready" && view?.status === "running" && !app.busy);
+  const playable = app.phase === "ready" && view?.status === "running" && !app.busy;
+  root.dataset.playable = String(playable);
+  if (playable && !performance.getEntriesByName("mastermind-playable").length) {
+    performance.mark("mastermind-playable"); // bench/activity_client_bench.py reads it
+  }
 }
 
 function rules() {
