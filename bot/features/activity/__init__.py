@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 async def setup(bot: MastermindBot) -> None:
     from .cog import ActivityCog
-    from .setup import build_server
+    from .parts import build_server
 
     server = build_server(bot) if bot.activity_port is not None else None
     await bot.add_cog(ActivityCog(bot, launchable=bot.application_flags.embedded,

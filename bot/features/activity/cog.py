@@ -49,6 +49,8 @@ class ActivityCog(commands.Cog, name="activity"):
             await self.server.start(self.host, self.port)
 
     async def cog_unload(self) -> None:
+        if self._tasks:  # boards being updated: they need the database and Discord
+            await asyncio.wait(self._tasks, timeout=5)
         if self.launchable:
             launch.install(None)
             self.bot.remove_dynamic_items(LaunchButton)

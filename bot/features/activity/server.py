@@ -64,6 +64,8 @@ SECURITY_HEADERS = {
 NO_CACHE = "no-cache"
 FOREVER = "public, max-age=31536000, immutable"
 
+#: The reader's catalog locale, once their token says who they are.
+LOCALE = web.RequestKey("locale", str | None)  # type: ignore[arg-type]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -142,9 +144,9 @@ class ActivityServer:
             async with asyncio.timeout(HANDLER_TIMEOUT):
                 return await handler(request)
         except ActivityError as exc:
-            return self._refusal(exc, request.get("locale", locale))
+            return self._refusal(exc, request.get(LOCALE, locale))
         except UserError as exc:
-            with speaking(request.get("locale", locale)):
+            with speaking(request.get(LOCALE, locale)):
                 title, text = describe_user_error(exc)
             return web.json_response({"error": {"code": "game_rule", "title": _plain(title),
                                                 "message": _plain(text)}},
@@ -194,7 +196,7 @@ class ActivityServer:
             if not self.unknown.take(request.remote):
                 raise ActivityError("too_many", 429)
             user = await self.auth.user(token)
-        request["locale"] = reader_locale(user.locale)
+        request[LOCALE] = reader_locale(user.locale)
         if not self.users.take(user.id):
             raise ActivityError("too_many", 429)
         return user
@@ -242,7 +244,7 @@ class ActivityServer:
 
     async def state(self, request: web.Request) -> web.Response:
         player, place = await self._member(request)
-        locale = request.get("locale")
+        locale = request.get(LOCALE)
         with speaking(locale):
             pegs = peg_list(self.assets)
         return web.json_response({
@@ -336,7 +338,7 @@ class ActivityServer:
         except (ActivityError, TimeoutError, ValueError) as exc:
             error = exc if isinstance(exc, ActivityError) else ActivityError("bad_request")
             await ws.send_json({"type": "error", "code": error.code, "message": error_words(
-                error.code, request.get("locale"))})
+                error.code, request.get(LOCALE))})
             await ws.close(code=4000 + min(error.status, 999))
             return None
         viewer = Viewer(ws, Player(user.id, user.name),

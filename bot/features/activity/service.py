@@ -5,13 +5,13 @@ day, a private game and a challenge; in DMs and group DMs the personal ones alon
 can't post a board for everyone there, as in the chat). Each move is the service's one
 transaction. Exactly once: a move is keyed by what the player saw (the mode, the game and
 the number of moves on it), so a double tap, a repeated request or two tabs of one player
-store it once, and a move made on a board someone else has moved on is refused as out of
-date; the player's answer then is the game as it stands.
+store it once; and as the key leaves out who moved, of two players moving on the same board
+at once one is stored and the other refused as out of date (a ``/guess`` typed in the chat
+meanwhile is not keyed so: the Activity's move then lands after it, as two typed ones do).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -211,9 +211,13 @@ class ActivityGames:
         try:
             played = await self.breaker.guess_in(
                 game.id, user_id=player.id, user_name=player.name, text=code,
-                action_id=action_id(mode, game.id, turn, player.id))
-        except AlreadyDone:
-            played = await self._replayed(game.id, turn)
+                action_id=action_id(mode, game.id, turn))
+        except UserError as exc:  # the same move, stored meanwhile by a request before it?
+            played = await self._replayed(game.id)
+            if not _made(played.guesses, turn, player, code, played.rules):
+                if isinstance(exc, AlreadyDone):  # another player's move from that board
+                    raise ActivityError("stale", 409) from None
+                raise
         return await self._game_view(mode, played), self._moved(mode, place, player)
 
     async def _own(self, mode: Mode, place: Place, player: Player, game_id: str
@@ -228,9 +232,9 @@ class ActivityGames:
             raise ActivityError("not_here")
         return game
 
-    async def _replayed(self, game_id: int, turn: int) -> GameRecord:
-        """The same move arrived again (a double tap): the game as it stands, if that move is
-        in it (it is: its key was refused as already stored)."""
+    async def _replayed(self, game_id: int) -> GameRecord:
+        """The game as it stands after a move was refused (a double tap finds its first tap
+        stored)."""
         game = await self.games.get(game_id)
         if game is None:
             raise ActivityError("stale", 409)
@@ -244,10 +248,14 @@ class ActivityGames:
                 return await self._daily(player), self._moved(Mode.DAILY, place, player)
             if not (play and play.finished):
                 raise ActivityError("stale", 409)
-        with contextlib.suppress(AlreadyDone):  # this very guess, stored the first time
+        try:
             await self.daily.guess(user_id=player.id, user_name=player.name,
                                    guild_id=place.guild_id, text=code, day=day or None,
                                    action_id=action_id("daily", day, turn, player.id))
+        except UserError:  # the same guess, stored meanwhile by a request just before it?
+            play = await self.daily.play(self.daily.today(), player.id)
+            if play is None or not _made(play.guesses, turn, player, code, DAILY_RULES):
+                raise
         return await self._daily(player), self._moved(Mode.DAILY, place, player)
 
     async def reply(self, place: Place, player: Player, *, game_id: str, turn: int,
@@ -271,7 +279,7 @@ class ActivityGames:
                 raise ActivityError("stale", 409) from None
             game = fresh
         except AlreadyDone:
-            game = await self._replayed(game.id, turn)
+            game = await self._replayed(game.id)
         return await self._game_view(Mode.CHALLENGE, game), self._moved(
             Mode.CHALLENGE, place, player)
 
