@@ -65,7 +65,8 @@ NO_CACHE = "no-cache"
 FOREVER = "public, max-age=31536000, immutable"
 
 #: The reader's catalog locale, once their token says who they are.
-LOCALE = web.RequestKey("locale", str | None)  # type: ignore[arg-type]
+#: ("": English).
+LOCALE = web.RequestKey("locale", str)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -144,9 +145,9 @@ class ActivityServer:
             async with asyncio.timeout(HANDLER_TIMEOUT):
                 return await handler(request)
         except ActivityError as exc:
-            return self._refusal(exc, request.get(LOCALE, locale))
+            return self._refusal(exc, request.get(LOCALE, locale) or None)
         except UserError as exc:
-            with speaking(request.get(LOCALE, locale)):
+            with speaking(request.get(LOCALE, locale) or None):
                 title, text = describe_user_error(exc)
             return web.json_response({"error": {"code": "game_rule", "title": _plain(title),
                                                 "message": _plain(text)}},
@@ -196,7 +197,7 @@ class ActivityServer:
             if not self.unknown.take(request.remote):
                 raise ActivityError("too_many", 429)
             user = await self.auth.user(token)
-        request[LOCALE] = reader_locale(user.locale)
+        request[LOCALE] = reader_locale(user.locale) or ""
         if not self.users.take(user.id):
             raise ActivityError("too_many", 429)
         return user
@@ -244,7 +245,7 @@ class ActivityServer:
 
     async def state(self, request: web.Request) -> web.Response:
         player, place = await self._member(request)
-        locale = request.get(LOCALE)
+        locale = request.get(LOCALE) or None
         with speaking(locale):
             pegs = peg_list(self.assets)
         return web.json_response({
@@ -338,7 +339,7 @@ class ActivityServer:
         except (ActivityError, TimeoutError, ValueError) as exc:
             error = exc if isinstance(exc, ActivityError) else ActivityError("bad_request")
             await ws.send_json({"type": "error", "code": error.code, "message": error_words(
-                error.code, request.get(LOCALE))})
+                error.code, request.get(LOCALE) or None)})
             await ws.close(code=4000 + min(error.status, 999))
             return None
         viewer = Viewer(ws, Player(user.id, user.name),

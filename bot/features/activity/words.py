@@ -7,7 +7,8 @@ the server's refusals carry theirs (``error.message``, by the refusal's code).
 
 from __future__ import annotations
 
-from i18n import catalog_locale, mark, speaking, tr
+from i18n import catalog_locale, mark
+from i18n.catalogs import lookup
 
 #: What the client shows, by key (the client reads only these keys).
 CLIENT: dict[str, str] = {
@@ -104,12 +105,16 @@ def reader_locale(discord_locale: str | None) -> str | None:
     return catalog_locale(discord_locale)
 
 
+def _said(text: str, locale: str | None) -> str:
+    """One of the words marked above, in ``locale`` (English where it has none): looked up
+    as ``tr`` does, by its English source, for a whole table at once."""
+    return (lookup(locale, None, text) if locale else None) or text
+
+
 def client_words(locale: str | None) -> dict[str, str]:
     """Every client word in ``locale`` (a catalog locale; None: English)."""
-    with speaking(locale):
-        return {key: tr(text) for key, text in CLIENT.items()}
+    return {key: _said(text, locale) for key, text in CLIENT.items()}
 
 
 def error_words(code: str, locale: str | None) -> str:
-    with speaking(locale):
-        return tr(ERRORS.get(code, ERRORS["server_error"]))
+    return _said(ERRORS.get(code, ERRORS["server_error"]), locale)
