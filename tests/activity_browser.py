@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 import urllib.parse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -134,6 +135,10 @@ class ActivityPage:
     instance: ActivityInstance
     page: Any  # playwright Page: the parent (Discord's client)
     context: Any
+    #: Every response the window got, from the start (the bench weighs them).
+    responses: list[Any] = field(default_factory=list)
+    #: time.perf_counter() when Discord opened the window.
+    opened_at: float = 0.0
 
     @property
     def app(self) -> Any:
@@ -211,6 +216,8 @@ class EmbeddedDiscord:
         await context.expose_function("discordParticipants", lambda: {"data": {
             "participants": [participant(u) for u in instance.users]}})
         page = await context.new_page()
+        opened = ActivityPage(user, instance, page, context)
+        page.on("response", lambda response: opened.responses.append(response))
         child = {"frame_id": f"frame-{user.id}", "instance_id": instance.instance_id,
                  "platform": platform, "channel_id": str(instance.channel.id),
                  "location_id": instance.location_id}
@@ -219,8 +226,8 @@ class EmbeddedDiscord:
         me = {"id": str(user.id), "username": user.username, "discriminator": "0"}
         query = urllib.parse.urlencode({"child": urllib.parse.urlencode(child),
                                         "user": json.dumps(me)})
+        opened.opened_at = time.perf_counter()
         await page.goto(f"{self.origin}{PARENT_PATH}?{query}")
-        opened = ActivityPage(user, instance, page, context)
         self.pages.append(opened)
         await self.participants_changed(instance)
         return opened

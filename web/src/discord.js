@@ -16,8 +16,9 @@ export async function signIn(clientId, api) {
     scope: ["identify"],
   });
   const { access_token: token } = await api.post("/api/token", { code });
-  await sdk.commands.authenticate({ access_token: token });
-  return { sdk, token };
+  // Discord's client is told the token while the page goes on loading with it
+  const authenticated = sdk.commands.authenticate({ access_token: token });
+  return { sdk, token, authenticated };
 }
 
 /** Calls `onChange(participants)` with who is in the instance now and at every change. */

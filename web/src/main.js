@@ -192,14 +192,20 @@ async function start() {
   }
   api.token = session.token;
   try {
-    const state = await api.get("/api/state");
+    // the game most likely asked for first, read alongside the state (a server: its channel's)
+    const likely = new URLSearchParams(location.search).get("guild_id") ? "channel" : "daily";
+    const [state, first] = await Promise.all([
+      api.get("/api/state"), api.get("/api/game", { mode: likely }).catch(() => null),
+      session.authenticated.catch((error) => {
+        throw new Error(t("signin_failed", { reason: error?.message ?? String(error) }));
+      })]);
     setWords(state.words);
     Object.assign(app, {
       me: state.me, locale: state.locale, place: state.place, modes: state.modes,
       pegs: state.pegs.filter((p) => p.digit > 0), hole: state.pegs.find((p) => p.digit === 0),
     });
     app.mode = state.modes.includes("channel") ? "channel" : state.modes[0];
-    setView(app.mode, await api.get("/api/game", { mode: app.mode }));
+    setView(app.mode, first && app.mode === likely ? first : await api.get("/api/game", { mode: app.mode }));
     app.phase = "ready";
     new Live({
       instanceId, token: session.token, since: state.seq, onMessage: liveMessage,
