@@ -11,7 +11,7 @@ import time
 
 import aiohttp
 import pytest
-from activity_kit import Player, base_url, settled, start_activity_bot
+from activity_kit import Player, base_url, drain, server_of, settled, start_activity_bot
 from conftest import secret_of, snapshot
 
 from engine import score
@@ -178,3 +178,160 @@ async def test_the_refusals_speak_the_readers_language(fake_discord, start_bot, 
     stale = await alice.guess("channel", {"game_id": "1", "turn": 0}, "1234")
     assert stale.status == 403
     assert stale.body["error"]["message"] != "That game is not yours, or not this channel's."
+
+
+async def test_the_personal_modes_share_the_chats_results(
+        fake_discord, start_bot, world, http, db_path):
+    """The daily code played in the Activity is the chat's daily (one play, its streak); the
+    puzzle of the day is the chat's with its one try; a private game and a challenge are the
+    player's own."""
+    bot = await start_activity_bot(start_bot, fake_discord)
+    (alice,) = await signed_in(http, bot, fake_discord, world, world.alice)
+    daily = (await alice.game("daily")).body
+    assert daily["status"] == "none" and daily["secret"] is None
+    played = await alice.guess("daily", daily, "1122")
+    assert played.status == 200, played.body
+    assert played.body["turn"] == 1 and played.body["status"] in ("running", "won")
+    again = await alice.guess("daily", daily, "1122")  # the same tap, delivered twice
+    assert again.status == 200 and again.body["turn"] == 1
+    chat = await fake_discord.slash(bot, "daily play", user=world.alice, channel=world.general,
+                                    guild=world.guild)
+    assert "1122" in str(chat.message.embeds) or "1122" in chat.message.content
+
+    puzzle = (await alice.game("puzzle")).body
+    assert puzzle["status"] == "running" and puzzle["clues"] and puzzle["secret"] is None
+    first = await alice.call("POST", "/api/answer", {"code": "1234"})
+    assert first.status == 200 and first.body["status"] in ("won", "lost")
+    assert first.body["secret"] is not None
+    second = await alice.call("POST", "/api/answer", {"code": "4321"})
+    assert second.status == 409 and second.error == "game_rule"
+
+    private = (await alice.new("private")).body
+    assert private["status"] == "running"
+    assert (await alice.guess("private", private, "1234")).body["turn"] == 1
+    challenge = await alice.new("challenge", pegs=3, colors=4)
+    assert challenge.status == 409  # one private game at a time, as in the chat
+    await fake_discord.slash(bot, "mastermind quit", user=world.alice, channel=world.general,
+                             guild=world.guild, game="private")
+
+
+async def test_a_challenge_answered_with_key_pegs(fake_discord, start_bot, world, http):
+    bot = await start_activity_bot(start_bot, fake_discord)
+    (alice,) = await signed_in(http, bot, fake_discord, world, world.alice)
+    started = await alice.new("challenge", pegs=3, colors=4)
+    assert started.status == 200, started.body
+    view = started.body
+    secret = "123"
+    while view["status"] == "running":
+        black, white = score(secret, view["bot_guess"])
+        answered = await alice.call("POST", "/api/reply", {
+            "game_id": view["game_id"], "turn": view["turn"], "black": black, "white": white})
+        assert answered.status == 200, answered.body
+        view = answered.body
+    assert view["status"] == "won" and view["moves"][-1]["code"] == secret
+    stale = await alice.call("POST", "/api/reply", {
+        "game_id": view["game_id"], "turn": 0, "black": 0, "white": 0})
+    assert stale.status == 409
+
+
+async def test_a_dm_plays_the_personal_modes_only(fake_discord, start_bot, world, http):
+    bot = await start_activity_bot(start_bot, fake_discord)
+    dm = fake_discord.dm(world.alice.user)
+    instance = fake_discord.state.start_activity(dm, world.alice.user)
+    alice = await Player.sign_in(http, bot, fake_discord, world.alice, instance.instance_id)
+    state = (await alice.call("GET", "/api/state")).body
+    assert state["modes"] == ["daily", "puzzle", "private", "challenge"]
+    assert state["place"]["kind"] == "private"
+    assert (await alice.new("channel")).error == "not_here"
+
+
+async def test_two_viewers_see_each_others_moves_and_a_reconnect_catches_up(
+        fake_discord, start_bot, world, http, db_path):
+    bot = await start_activity_bot(start_bot, fake_discord)
+    alice, bob = await signed_in(http, bot, fake_discord, world, world.alice, world.bob)
+    view = (await alice.new("channel")).body
+    secret = secret_of(db_path, world.general.id)
+    alices, bobs = await alice.live(), await bob.live()
+    began = time.perf_counter()
+    await bob.guess("channel", view, miss(secret))
+    for live in (alices, bobs):
+        told = await live.next()
+        assert told["type"] == "move" and told["by"]["name"] == "bob"
+    assert time.perf_counter() - began < 0.3
+    # Bob's connection drops; Alice moves meanwhile; Bob comes back with the number he had
+    seen = bobs.seq
+    await bobs.close()
+    await alice.guess("channel", (await alice.game("channel")).body, miss(secret, 1))
+    await alices.next()
+    back = await bob.live(since=seen)
+    assert (await back.next())["type"] == "resync"
+    assert len((await bob.game("channel")).body["moves"]) == 2
+    # a personal game's moves reach its player's own connections alone
+    await bob.new("private")
+    assert [m["type"] for m in await drain(alices, 0.2)] == []
+    await alices.close()
+    await back.close()
+
+
+async def test_moves_go_on_under_forged_tokens_and_stalled_clients(
+        fake_discord, start_bot, world, http, db_path):
+    """1,000 requests with forged tokens and 50 clients that send half a request and stall:
+    a player's moves are answered all along, and the forged ones are refused."""
+    bot = await start_activity_bot(start_bot, fake_discord)
+    (alice,) = await signed_in(http, bot, fake_discord, world, world.alice)
+    view = (await alice.new("channel")).body
+    secret = secret_of(db_path, world.general.id)
+    port = server_of(bot).port
+    stalled = []
+    for _ in range(50):
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"POST /api/guess HTTP/1.1\r\nHost: x\r\nContent-Length: 4000\r\n\r\n{")
+        stalled.append(writer)
+    forged = [alice.call("GET", "/api/state", token=f"forged-{i}") for i in range(1000)]
+    flood = asyncio.gather(*forged)
+    took = []
+    for nth in range(5):
+        began = time.perf_counter()
+        played = await alice.guess("channel", view, miss(secret, nth))
+        took.append(time.perf_counter() - began)
+        assert played.status == 200, played.body
+        view = played.body
+    refused = await flood
+    assert {a.status for a in refused} <= {401, 429}
+    assert max(took) < 2.0, took
+    for writer in stalled:
+        writer.close()
+
+
+async def test_the_launch_button_is_on_the_boards_only_with_activities_on(
+        fake_discord, start_bot, world):
+    bot = await start_bot()
+    started = await fake_discord.slash(bot, "mastermind new", user=world.alice,
+                                       channel=world.general, guild=world.guild)
+    ids = [c.get("custom_id") for row in started.message.components
+           for c in row.get("components", [])]
+    assert "mma:launch" not in ids
+
+
+@pytest.mark.postgresql_only
+async def test_a_move_reaches_viewers_of_another_process_through_postgresql(
+        fake_discord, start_bot, world, http, db_path):
+    """Two bots on one PostgreSQL database, each with its web server: Bob moves through one,
+    Alice watches through the other (LISTEN/NOTIFY, no broker of our own)."""
+    first = await start_activity_bot(start_bot, fake_discord)
+    second = await start_activity_bot(start_bot, fake_discord)
+    instance = fake_discord.state.start_activity(world.general, world.alice.user,
+                                                 world.bob.user)
+    alice = await Player.sign_in(http, first, fake_discord, world.alice, instance.instance_id)
+    bob = await Player.sign_in(http, second, fake_discord, world.bob, instance.instance_id)
+    view = (await bob.new("channel")).body
+    watching = await alice.live()
+    await drain(watching, 0.2)
+    secret = secret_of(db_path, world.general.id)
+    began = time.perf_counter()
+    await bob.guess("channel", view, miss(secret))
+    told = await watching.next()
+    took = time.perf_counter() - began
+    assert told["by"]["name"] == "bob" and told["view"]["turn"] == 1
+    assert took < 0.3, took
+    await watching.close()

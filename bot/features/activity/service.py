@@ -290,7 +290,7 @@ class ActivityGames:
                                              action_id=None)
         try:
             play = await self.puzzles.answer(play_id=play.id, user_id=player.id, text=code,
-                                             action_id=action_id("puzzle", play.id))
+                                             action_id=action_id("puzzle", play.id, code.strip()))
         except AlreadyDone:
             play = await self.puzzles.get(play.id, player.id)
         return views.puzzle(play, await self.puzzles.streak(player.id)), self._moved(
