@@ -35,6 +35,7 @@ from .services.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
+from .ui.command_sync import sync_commands
 from .ui.ordering import InteractionOrder
 from .ui.peg_images import peg_images
 from .ui.responses import MastermindTree, UnknownButton, action_labels, unknown_button
@@ -318,15 +319,30 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
                 return
             await asyncio.wait(running, timeout=deadline - loop.time())
 
+    @property
+    def syncs_commands(self) -> bool:
+        """One process syncs the commands: the one that runs shard 0 (all of them, unless
+        SHARD_IDS says otherwise)."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
     async def sync_commands(self) -> None:
+        """The slash commands (global, or the development server's) written to Discord when
+        it holds others (:mod:`bot.ui.command_sync`)."""
+        if not self.syncs_commands:
+            log.info("commands: not synced here; the process that runs shard 0 syncs them")
+            return
+        guild = None
         if self.dev_guild_id:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(synced), self.dev_guild_id)
+        done = await sync_commands(self.tree, guild)
+        kept = f"; kept Discord's {', '.join(done.kept)}" if done.kept else ""
+        if done.written:
+            log.info("commands: %d synced (%s; global ones can take a while to appear)%s",
+                     done.declared, done.scope, kept)
         else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands (they can take a while to appear)", len(synced))
+            log.info("commands: %d unchanged (%s), not synced%s", done.declared, done.scope,
+                     kept)
 
     async def close(self) -> None:
         """Close everything, after draining like :meth:`shutdown` when nothing did yet:
