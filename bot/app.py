@@ -21,6 +21,7 @@ from engine import memory as engine_memory
 
 from .core.clock import Clock, system_clock
 from .core.config import DEFAULT_MEMORY_MB, Settings, describe_database
+from .core.errors import StorageUnavailable
 from .core.metrics import Metrics
 from .core.results import utc
 from .features.breaker.service import BreakerService
@@ -31,6 +32,7 @@ from .features.match.service import MatchService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
+from .services.emoji_use import EmojiUseService
 from .services.games import DEFAULT_IDLE_TIMEOUT, GameService
 from .store import Database, GameStore
 from .ui import boards, pegs
@@ -52,6 +54,13 @@ METRICS_READ_TIMEOUT = 2.0
 #: Seconds start-up gives the pegs' application emoji (rate limits included) before the
 #: boards settle for unicode pegs.
 EMOJI_TIMEOUT = 20.0
+#: Seconds between two syncs of the pegs while running: each says again that this version
+#: shows its pegs (an older drawing goes once no version has for 7 days), deletes what
+#: none has shown for that long, and uploads any that went missing.
+PEG_REFRESH = 24 * 3600.0
+#: What makes the pegs' emoji unavailable for now: the boards keep the pegs they show.
+_PEG_FAILURES = (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError,
+                 StorageUnavailable)
 #: Names discord.py gives the tasks that run a command, a button or a modal.
 _INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-",
                       "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-",
@@ -127,6 +136,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         shard_ids: tuple[int, ...] | None = None,
         metrics_port: int | None = None,
         emoji_timeout: float = EMOJI_TIMEOUT,
+        peg_refresh: float = PEG_REFRESH,
     ):
         # The bot has no voice features: don't warn about voice libraries on every start.
         discord.VoiceClient.warn_nacl = False
@@ -162,8 +172,10 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         #: Set on shutdown: new interactions are refused with a "restarting" note.
         self.closing = False
         self.emoji_timeout = emoji_timeout
-        #: What start-up did with the pegs' emoji; None when the boards show unicode pegs.
+        #: What the last sync did with the pegs' emoji; None when the boards show unicode pegs.
         self.peg_sync: Sync | None = None
+        self.peg_refresh = peg_refresh
+        self._peg_refresher: asyncio.Task[None] | None = None
         self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
                                   if metrics_port is not None else None)
 
@@ -237,24 +249,33 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         await self.install_pegs()
+        self._peg_refresher = asyncio.create_task(self._refresh_pegs(), name="pegs-refresh")
 
     async def install_pegs(self) -> None:
         """Boards show the drawn pegs as application emoji (uploading those Discord lacks),
-        or, when Discord won't have them within ``emoji_timeout``, the unicode pegs."""
+        or, when Discord won't have them within ``emoji_timeout``, the pegs they showed
+        (at start-up the unicode pegs)."""
         try:
             async with asyncio.timeout(self.emoji_timeout):
                 images = await asyncio.to_thread(peg_images)
-                sync = await sync_pegs(self, images)
-        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+                sync = await sync_pegs(self, images, EmojiUseService(self.db, clock=self.clock))
+        except _PEG_FAILURES as exc:
             why = (f"no answer within {self.emoji_timeout:g} s" if isinstance(exc, TimeoutError)
                    else " ".join(str(exc).split()) or type(exc).__name__)
-            log.warning("pegs: the application emoji can't be had (%s); boards show unicode "
-                        "pegs", why)
+            shown = "unicode pegs" if self.peg_sync is None else "the pegs they showed"
+            log.warning("pegs: the application emoji can't be had (%s); boards show %s", why,
+                        shown)
             return
         pegs.install(sync.peg_set())
         self.peg_sync = sync
-        log.info("pegs: %d application emoji in use (%d uploaded, %d replaced drawings "
-                 "deleted)", len(sync.emoji), len(sync.uploaded), len(sync.deleted))
+        log.info("pegs: %d application emoji in use (%d uploaded, %d older drawings deleted, "
+                 "%d kept for other versions)", len(sync.emoji), len(sync.uploaded),
+                 len(sync.deleted), len(sync.others))
+
+    async def _refresh_pegs(self) -> None:
+        while True:
+            await asyncio.sleep(self.peg_refresh)
+            await self.install_pegs()
 
     def serving(self) -> str:
         """Which shards this process runs, in words for the start-up line."""
@@ -351,6 +372,8 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         if not self.closing:
             await self.drain()
         await self.rest_budget.close(grace=1.0)  # board-trail edits still waiting: dropped
+        if self._peg_refresher is not None:
+            self._peg_refresher.cancel()
         try:
             await super().close()
         finally:
