@@ -11,6 +11,7 @@ stored, from the database; what the chat shows, from the fake Discord.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -37,7 +38,7 @@ async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack
         yield running
 
 
-async def test_a_game_played_by_taps_to_the_win(stack: Stack) -> None:
+async def test_a_game_played_by_taps_and_a_drag_to_the_win(stack: Stack) -> None:
     async with asyncio.timeout(BUDGET):
         channel = stack.channel("taps")
         alice = stack.user("alice")
@@ -49,7 +50,12 @@ async def test_a_game_played_by_taps_to_the_win(stack: Stack) -> None:
         await page.tap_code(wrong)
         await page.app.click("[data-key='submit']")
         assert await page.wait_rows(1) == [(wrong, *score(secret, wrong), "by you")]
-        await page.tap_code(secret)
+        # the last peg dragged into its place, then the first three tapped
+        await page.app.drag_and_drop(f".palette .colour[data-digit='{secret[3]}']",
+                                     ".draft .slot[data-slot='3']")
+        assert await page.app.get_attribute(".draft .slot[data-slot='3'] .peg",
+                                            "data-digit") == secret[3]
+        await page.tap_code(secret[:3])
         await page.app.click("[data-key='submit']")
         rows = await page.wait_rows(2)
         assert rows[-1] == (secret, 4, 0, "by you")
@@ -270,4 +276,43 @@ async def test_a_challenge_answered_by_tapping_key_pegs(stack: Stack) -> None:
             await page.wait_playable()
         await page.app.wait_for_selector(".result")
         assert await page.app.text_content(".result") == client_words(None)["bot_won"]
+        await stack.discord.close(page)
+
+
+async def test_the_daily_code_and_the_puzzle_of_the_day(stack: Stack) -> None:
+    """Today's code begins with its first guess; the puzzle's clues lead to one code, named in
+    one try."""
+    async with asyncio.timeout(BUDGET):
+        channel = stack.channel("daily")
+        lea = stack.user("lea")
+        (page,) = await stack.open_game(channel, lea)
+        words = client_words(None)
+        await page.app.click("[data-key='mode-daily']")
+        await page.wait_playable()
+        assert await page.app.query_selector("[data-key='new-game']") is None
+        pegs = len(await page.app.query_selector_all(".draft .slot"))
+        guess = "12345678"[:pegs]
+        await page.tap_code(guess)
+        await page.app.click("[data-key='submit']")
+        assert (await page.wait_rows(1))[0][0] == guess
+        assert query(stack.db, "SELECT COUNT(*) FROM daily_guesses WHERE user_id = ?",
+                     lea.id) == [(1,)]
+
+        await page.app.click("[data-key='mode-puzzle']")
+        await page.app.wait_for_selector(".board h2.sub")
+        await page.wait_playable()
+        clues = await page.rows()
+        colours = len(await page.app.query_selector_all(".palette .colour"))
+        pegs = len(await page.app.query_selector_all(".draft .slot"))
+        fits = [code for code in map("".join, itertools.product(
+            "123456789"[:colours], repeat=pegs))
+            if all(score(code, clue) == (black, white) for clue, black, white, _ in clues)]
+        assert len(fits) == 1, "a puzzle has exactly one answer"
+        await page.tap_code(fits[0])
+        await page.app.click("[data-key='submit']")
+        await page.app.wait_for_selector(".result")
+        said = await page.app.text_content(".result")
+        assert said is not None and said.startswith(words["solved"])
+        assert await page.app.eval_on_selector_all(
+            ".secret .peg", "p => p.map(e => e.dataset.digit).join('')") == fits[0] * 2
         await stack.discord.close(page)

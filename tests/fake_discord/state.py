@@ -1172,6 +1172,8 @@ class DiscordState:
     def _get_commands(self, req: ApiRequest, app_id: str, gid: str | None = None) -> ApiResponse:
         """Localization dictionaries only with ``?with_localizations=true`` (Discord's docs)."""
         self._check_app(app_id)
+        if gid is not None:
+            self._guild(gid)  # 403 where the app was not added
         cmds_ = copy.deepcopy(self.guild_commands.get(int(gid), []) if gid
                               else self.global_commands)
         if req.query.get("with_localizations") not in ("true", "True", "1"):

@@ -2,6 +2,8 @@
 // last one back, Enter guesses (also from a peg button: Space presses a focused button). A peg
 // dragged from the palette drops into the place it is let go over; a tap places it in the
 // current place (the click handler), so a drag must not also count as a tap.
+import { playing } from "./playing.js";
+
 const DRAG_START_PX = 8;
 
 function typing(target) {
@@ -17,7 +19,7 @@ function otherButton(target) {
 export function followKeys(app, actions) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
-    if (app.phase !== "ready" || app.views[app.mode]?.status !== "running") return;
+    if (app.phase !== "ready" || !playing(app.views[app.mode])) return;
     const key = event.key;
     if (key === "Enter") {
       if (otherButton(event.target)) return;

@@ -7,6 +7,7 @@ import { followParticipants, signIn } from "./discord.js";
 import { redraw } from "./dom.js";
 import { followKeys, followDrags } from "./input.js";
 import { Live } from "./live.js";
+import { playing } from "./playing.js";
 import { render } from "./view.js";
 import { setWords, t } from "./words.js";
 
@@ -27,7 +28,7 @@ function show() {
   root.setAttribute("aria-busy", String(app.phase === "connecting"));
   document.documentElement.lang = (app.locale ?? "en").replace("_", "-");
   const view = app.views[app.mode];
-  const playable = app.phase === "ready" && view?.status === "running" && !app.busy;
+  const playable = app.phase === "ready" && playing(view) && !app.busy;
   root.dataset.playable = String(playable);
   if (playable && !performance.getEntriesByName("mastermind-playable").length) {
     performance.mark("mastermind-playable"); // bench/activity_client_bench.py reads it
@@ -49,7 +50,7 @@ function setView(mode, view) {
   const old = app.views[mode];
   app.views[mode] = view;
   const sameRow = old && old.game_id === view.game_id && (old.rules?.pegs === view.rules?.pegs);
-  if (mode === app.mode && (!sameRow || view.status !== "running" || view.mode === "challenge")) freshDraft();
+  if (mode === app.mode && (!sameRow || !playing(view) || view.mode === "challenge")) freshDraft();
 }
 
 function refused(error) {
@@ -97,7 +98,7 @@ const actions = {
     show();
   },
   place(digit, at) {
-    if (!app.draft.length || app.views[app.mode]?.status !== "running") return;
+    if (!app.draft.length || !playing(app.views[app.mode])) return;
     const index = at ?? app.cursor;
     app.draft[index] = digit;
     const next = app.draft.findIndex((d, i) => i > index && d === null);
@@ -129,7 +130,7 @@ const actions = {
   },
   submit() {
     const view = app.views[app.mode];
-    if (!view || view.status !== "running") return;
+    if (!playing(view)) return;
     if (app.mode === "challenge") {
       return send("/api/reply", { game_id: view.game_id, turn: view.turn, black: app.reply.black, white: app.reply.white });
     }
@@ -143,8 +144,7 @@ const actions = {
     return send("/api/guess", { mode: app.mode, game_id: view.game_id, turn: view.turn, code });
   },
   newGame() {
-    const sized = ["channel", "private", "challenge"].includes(app.mode);
-    return send("/api/new", { mode: app.mode, ...(sized ? app.form : {}) });
+    return send("/api/new", { mode: app.mode, ...app.form });
   },
 };
 

@@ -2,10 +2,12 @@
 // shows its digit (and its name to screen readers), key pegs are a filled ● and a hollow ○ with
 // their counts written beside them, and every control is a labelled button.
 import { h } from "./dom.js";
+import { playing } from "./playing.js";
 import { t } from "./words.js";
 
 const MODES = ["channel", "daily", "puzzle", "private", "challenge"];
-/** Modes whose new game takes a size; the daily code and the puzzle of the day have theirs. */
+/** Modes with a New game (of a size the player picks); the daily code and the puzzle of the
+ *  day are the day's own and begin with their first move. */
 const SIZED = new Set(["channel", "private", "challenge"]);
 const KEY_GLYPHS = { black: "●", white: "○" };
 
@@ -87,17 +89,17 @@ function board(app, view, act) {
   const rules = view.rules ?? {};
   const rows = app.mode === "puzzle" ? (view.clues ?? []) : (view.moves ?? []);
   const parts = [];
-  if (view.status === "running" && rules.max_guesses && app.mode !== "puzzle") {
+  if (playing(view) && rules.max_guesses && app.mode !== "puzzle") {
     parts.push(h("p", { class: "turn" }, t("turn", { n: Math.min(view.turn + 1, rules.max_guesses), max: rules.max_guesses })));
   }
   if (app.mode === "puzzle" && rows.length) parts.push(h("h2", { class: "sub" }, t("clues")));
   if (app.mode === "challenge" && view.status === "running") parts.push(h("p", { class: "hint" }, t("challenge_intro")));
   parts.push(h("ol", { class: "history", "aria-label": app.mode === "puzzle" ? t("clues") : t("mode_" + app.mode) },
     rows.map((move, i) => moveRow(app, move, i))));
-  if (view.status === "running") {
+  if (playing(view)) {
     parts.push(app.mode === "challenge" ? challengeReply(app, view, act) : draftRow(app, view, act));
   } else if (view.status === "none") {
-    parts.push(h("p", { class: "status" }, view.mode === "daily" || view.mode === "puzzle" ? "" : t("no_game")));
+    parts.push(h("p", { class: "status" }, t("no_game")));
   }
   if (view.named) parts.push(h("p", { class: "secret" }, h("span", {}, t("answer")), code(app, [...view.named])));
   if (view.secret) {
@@ -107,8 +109,7 @@ function board(app, view, act) {
   if (said.length) parts.push(h("div", { class: "result", role: "status" }, said.map((line) => h("p", {}, line))));
   parts.push(message(app));
   parts.push(h("p", { class: "notice", "aria-live": "polite" }, app.notice ?? ""));
-  const ofTheDay = view.mode === "daily" || view.mode === "puzzle";
-  if (ofTheDay ? view.status === "none" : view.status !== "running" && view.status !== "busy") {
+  if (SIZED.has(view.mode) && view.status !== "running" && view.status !== "busy") {
     parts.push(newGame(app, act));
   }
   return parts;
@@ -202,17 +203,16 @@ function range(from, to) {
 
 function newGame(app, act) {
   const form = app.form;
-  const sized = SIZED.has(app.mode);
   return h("div", { class: "new-game" },
-    sized ? h("div", { class: "fields" },
+    h("div", { class: "fields" },
       choice("pegs", t("pegs"), form.pegs, range(2, 8), act),
       choice("colors", t("colors"), form.colors, range(2, 9), act),
       choice("max_guesses", t("max_guesses"), form.max_guesses, range(1, 20), act),
       h("label", { class: "field check" },
         h("input", { type: "checkbox", "data-key": "form-repeats", checked: form.repeats, onchange: (e) => act.setForm("repeats", e.target.checked) }),
-        h("span", {}, t("repeats")))) : null,
+        h("span", {}, t("repeats")))),
     h("button", { type: "button", class: "primary", "data-key": "new-game", onclick: act.newGame, disabled: app.busy },
-      t(sized ? "new_game" : "start")));
+      t("new_game")));
 }
 
 function players(app) {
