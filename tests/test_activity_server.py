@@ -303,14 +303,29 @@ async def test_moves_go_on_under_forged_tokens_and_stalled_clients(
         writer.close()
 
 
+def button_ids(message) -> list[str]:
+    return [c.get("custom_id") for row in message.components for c in row.get("components", [])]
+
+
 async def test_the_launch_button_is_on_the_boards_only_with_activities_on(
         fake_discord, start_bot, world):
+    """Without Activities the boards are as they were; with them (the EMBEDDED flag, read
+    at start) a running board opens the Activity: LAUNCH_ACTIVITY as the first answer,
+    launching it in the channel for the clicker."""
     bot = await start_bot()
     started = await fake_discord.slash(bot, "mastermind new", user=world.alice,
                                        channel=world.general, guild=world.guild)
-    ids = [c.get("custom_id") for row in started.message.components
-           for c in row.get("components", [])]
-    assert "mma:launch" not in ids
+    assert "mma:launch" not in button_ids(started.message)
+    await bot.close()
+    fake_discord.state.enable_activities()
+    bot = await start_bot()
+    shown = await fake_discord.slash(bot, "mastermind board", user=world.bob,
+                                     channel=world.general, guild=world.guild)
+    assert "mma:launch" in button_ids(shown.message)
+    clicked = await fake_discord.click(bot, shown.message, "mma:launch", user=world.bob)
+    assert clicked.response.type == 12
+    assert clicked.launch is not None and clicked.launch.channel is world.general
+    assert world.bob.user in clicked.launch.instance.users
 
 
 @pytest.mark.postgresql_only
