@@ -298,9 +298,8 @@ class Stack:
         return user
 
     async def start_bot(self) -> None:
-        syncs = self.server.state.command_syncs
         self.bot = await BotProcess.start(self.env, self.cwd)
-        await wait_ready(self.server, self.bot, self.guild, syncs_before=syncs)
+        await wait_ready(self.server, self.bot, self.guild)
         await self.bot.wait_for_log("activity: serving on")
 
     async def open_game(self, channel: FakeChannel, *users: FakeUser, **kwargs: Any
