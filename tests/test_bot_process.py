@@ -52,6 +52,9 @@ BOT_VARIABLES = (
     "SHARD_COUNT",
     "SHARD_IDS",
     "METRICS_PORT",
+    "ACTIVITY_PORT",
+    "ACTIVITY_HOST",
+    "DISCORD_CLIENT_SECRET",
 )
 
 #: ANSI colour codes (discord.py colours its log lines on a tty, and always inside Docker).

@@ -47,7 +47,7 @@ INSTANCE_ID = re.compile(r"[A-Za-z0-9:_.-]{1,100}")
 #: Requests a user may make (a second, at once); tokens Discord hasn't confirmed yet that one
 #: address may bring (a second, at once).
 USER_RATE, USER_BURST = 10.0, 30.0
-UNKNOWN_RATE, UNKNOWN_BURST = 2.0, 20.0
+UNKNOWN_RATE, UNKNOWN_BURST = 20.0, 60.0
 TOKEN_RATE, TOKEN_BURST = 1.0, 10.0
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; "
@@ -167,7 +167,8 @@ class ActivityServer:
     def _refusal(error: ActivityError, locale: str | None) -> web.Response:
         return web.json_response({"error": {"code": error.code,
                                             "message": error_words(error.code, locale)}},
-                                 status=error.status)
+                                 status=error.status,
+                                 headers={"Retry-After": "1"} if error.status == 429 else None)
 
     # ---- files ------------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:
