@@ -27,9 +27,11 @@ from .errors import ActivityError
 
 log = logging.getLogger(__name__)
 
-#: Seconds a user behind a token, an instance's members, a refused token are remembered.
+#: Seconds a user behind a token, an instance's members, a user found in an instance, a
+#: refused token are remembered.
 USER_TTL = 60.0
 INSTANCE_TTL = 5.0
+MEMBER_TTL = 60.0
 REFUSED_TTL = 60.0
 #: Seconds Discord gets to answer one request.
 DISCORD_TIMEOUT = 5.0
@@ -102,6 +104,7 @@ class DiscordAuth:
         self._users: _Expiring[User] = _Expiring(USER_TTL)
         self._refused: _Expiring[bool] = _Expiring(REFUSED_TTL)
         self._instances: _Expiring[Instance | None] = _Expiring(INSTANCE_TTL)
+        self._members: _Expiring[Instance] = _Expiring(MEMBER_TTL)
         self._checks = asyncio.Semaphore(CONCURRENT_CHECKS)
 
     def __repr__(self) -> str:  # never the secret nor the bot token
@@ -161,7 +164,7 @@ class DiscordAuth:
         if status in (401, 403):
             self._refused.put(key, True)
             raise ActivityError("bad_token", 401)
-        raise ActivityError("discord_unreachable", 503)
+        raise _unanswered(status)
 
     async def instance(self, instance_id: str, *, fresh: bool = False) -> Instance | None:
         """The instance and who is in it (None: Discord knows no such running instance),
@@ -176,13 +179,17 @@ class DiscordAuth:
         if status == 200 and isinstance(body, dict):
             found = _instance(instance_id, body)
         elif status != 404:
-            raise ActivityError("discord_unreachable", 503)
+            raise _unanswered(status)
         self._instances.put(instance_id, found)
         return found
 
     async def member(self, instance_id: str, user: User) -> Instance:
         """The instance, if ``user`` is in it (asked again once when they seem not to be: they
-        may have just joined)."""
+        may have just joined). A user found in it stays known there for a minute, so their
+        moves need no question to Discord however busy it is."""
+        key = f"{instance_id}:{user.id}"
+        if (known := self._members.get(key)) is not None:
+            return known
         found = await self.instance(instance_id)
         if found is None or user.id not in found.users:
             found = await self.instance(instance_id, fresh=True)
@@ -190,7 +197,14 @@ class DiscordAuth:
             raise ActivityError("no_instance", 404)
         if user.id not in found.users:
             raise ActivityError("not_in_instance", 403)
+        self._members.put(key, found)
         return found
+
+
+def _unanswered(status: int) -> ActivityError:
+    """Discord did not say: rate limited (the player may try again in a moment), or down."""
+    return ActivityError("too_many", 429) if status == 429 else ActivityError(
+        "discord_unreachable", 503)
 
 
 def _instance(instance_id: str, body: dict[str, Any]) -> Instance | None:
