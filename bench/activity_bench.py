@@ -57,17 +57,36 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+class Arrivals:
+    """When each viewer got each move (by game and turn); wakes the driver once every viewer has it
+    (no polling: the driver shares the cores with the bot)."""
+
+    def __init__(self, viewers: int) -> None:
+        self.viewers = viewers
+        self.at: dict[str, list[float]] = {}
+        self.complete: dict[str, asyncio.Event] = {}
+
+    def event(self, turn: str) -> asyncio.Event:
+        return self.complete.setdefault(turn, asyncio.Event())
+
+    def seen(self, turn: str) -> None:
+        got = self.at.setdefault(turn, [])
+        got.append(time.perf_counter())
+        if len(got) == self.viewers:
+            self.event(turn).set()
+
+
 class Viewer:
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, arrivals: Arrivals) -> None:
         self.ws = ws
-        self.arrived: dict[int, float] = {}  # turn -> when
+        self.arrivals = arrivals
         self.reader = asyncio.get_running_loop().create_task(self.read())
 
     async def read(self) -> None:
         async for message in self.ws:
             data = json.loads(message.data)
             if data.get("type") == "move":
-                self.arrived[data["view"]["turn"]] = time.perf_counter()
+                self.arrivals.seen(data["game_id"] + ":" + str(data["view"]["turn"]))
 
 
 async def start_bots(server: Any, guild: Any, db: str, count: int, tmp: Path
@@ -127,12 +146,13 @@ async def drive(bots: list[tuple[BotProcess, int]], instance_id: str, tokens: li
         await asyncio.sleep(0.5)
         rss_before = process.memory_info().rss
         watching = []
+        arrivals = Arrivals(len(tokens) - 1)
         for token in tokens[1:]:
             ws = await http.ws_connect(f"ws://127.0.0.1:{view_port}/api/live{query}")
             await ws.send_json({"type": "auth", "token": token})
             ready = json.loads((await ws.receive()).data)
             assert ready["type"] == "ready", ready
-            watching.append(Viewer(ws))
+            watching.append(Viewer(ws, arrivals))
         await asyncio.sleep(1.0)
         rss_after = process.memory_info().rss
         to_every, each = [], []
@@ -143,7 +163,8 @@ async def drive(bots: list[tuple[BotProcess, int]], instance_id: str, tokens: li
             if view["turn"] >= view["rules"]["max_guesses"] - 1 or view["status"] != "running":
                 view = await new_game(http, base, query, mover)
             code = next(c for c in pool if c not in {m["code"] for m in view["moves"]})
-            turn = view["turn"] + 1
+            turn = f"{view['game_id']}:{view['turn'] + 1}"
+            done = arrivals.event(turn)
             began = time.perf_counter()
             async with http.post(base + "/api/guess" + query, headers=mover, json={
                     "instance_id": instance_id, "mode": "channel", "game_id": view["game_id"],
@@ -151,16 +172,11 @@ async def drive(bots: list[tuple[BotProcess, int]], instance_id: str, tokens: li
                 view = await r.json()
                 answered = time.perf_counter()
             assert r.status == 200, view
-            deadline = began + 10
-            while not all(turn in v.arrived for v in watching) and time.perf_counter() < deadline:
-                await asyncio.sleep(0.001)
-            arrivals = [v.arrived[turn] - began for v in watching if turn in v.arrived]
-            assert len(arrivals) == len(watching), "a viewer missed a move"
+            await asyncio.wait_for(done.wait(), 10)  # a viewer missing a move fails here
+            arrived = [at - began for at in arrivals.at[turn]]
             answer.append(answered - began)
-            to_every.append(max(arrivals))
-            each.extend(arrivals)
-            for v in watching:
-                v.arrived.clear()
+            to_every.append(max(arrived))
+            each.extend(arrived)
             await asyncio.sleep(0.05)
         for v in watching:
             await v.ws.close()
