@@ -58,8 +58,8 @@ def percentile(values: list[float], share: float) -> float:
 
 
 class Arrivals:
-    """When each viewer got each move (by game and turn); wakes the driver once every viewer has it
-    (no polling: the driver shares the cores with the bot)."""
+    """When each viewer got each move (by game and turn); wakes the driver once every
+    viewer has it (no polling: the driver shares the cores with the bot)."""
 
     def __init__(self, viewers: int) -> None:
         self.viewers = viewers
