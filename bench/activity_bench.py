@@ -37,9 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiohttp
 import psutil
 from conftest import discord_server
-from test_bot_process import BotProcess, bot_env, wait_ready
+from test_bot_process import BotProcess, bot_env
 
 warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR")
+#: Seconds a bot process gets to start.
+START_TIMEOUT = 180.0
 
 
 def free_port() -> int:
@@ -91,15 +93,21 @@ class Viewer:
 
 async def start_bots(server: Any, guild: Any, db: str, count: int, tmp: Path
                      ) -> list[tuple[BotProcess, int]]:
-    bots = []
+    bots: list[tuple[BotProcess, int]] = []
     for _ in range(count):
         port = free_port()
         bot = await BotProcess.start(bot_env(
             server, db, guild, ACTIVITY_PORT=str(port),
             DISCORD_CLIENT_SECRET=server.state.client_secret), tmp)
-        await wait_ready(server, bot, guild)
-        await asyncio.sleep(0.5)  # the web server starts in setup_hook, before READY
         bots.append((bot, port))
+        def started(b: BotProcess = bot, wanted: int = len(bots)) -> bool:
+            identified = sum(s.identified.is_set() for s in server.sessions)
+            return b.returncode is not None or (
+                "activity: serving" in b.output and identified >= wanted)
+
+        # a loaded machine may take longer than the tests' 30 s
+        await server.wait_until(started, timeout=START_TIMEOUT, what="the bot to start")
+        assert bot.returncode is None, bot.output
     return bots
 
 

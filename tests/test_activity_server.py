@@ -351,6 +351,12 @@ async def test_the_launch_button_is_on_the_boards_only_with_activities_on(
     assert clicked.response.type == 12
     assert clicked.launch is not None and clicked.launch.channel is world.general
     assert world.bob.user in clicked.launch.instance.users
+    daily = await fake_discord.slash(bot, "daily play", user=world.bob, channel=world.general,
+                                     guild=world.guild)
+    puzzle = await fake_discord.slash(bot, "puzzle today", user=world.bob,
+                                      channel=world.general, guild=world.guild)
+    assert "mma:launch" in button_ids(daily.message) and "mma:launch" in button_ids(
+        puzzle.message)
 
 
 @pytest.mark.postgresql_only

@@ -14,6 +14,7 @@ import discord
 
 from i18n import mark, tr
 
+from ...ui import launch
 from ...ui.messages import says
 from ...ui.pegs import feedback_row
 from ...ui.responses import cog_of
@@ -36,7 +37,7 @@ def guess_view(day: str, user_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(open_button(Picker(PURPOSE, user_id, day), label=tr("Guess"),
                               emoji="\N{DIRECT HIT}"))
-    return view
+    return launch.add_to(view)
 
 
 class DailyPurpose(Purpose):
