@@ -301,7 +301,7 @@ class ActivityServer:
 
     async def _moved(self, view: View, moved: Moved) -> web.Response:
         """Answer the mover, then tell the live viewers (and the channel's board)."""
-        await self.hub.publish(moved)
+        await self.hub.publish(moved, view)
         for hook in self.on_move:
             await hook(moved, view)
         return web.json_response(view)

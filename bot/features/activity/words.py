@@ -32,7 +32,7 @@ CLIENT: dict[str, str] = {
     "no_game": mark("No game yet: start one."),
     "busy": mark("Another kind of game is running in this channel: play it in the chat."),
     "new_game": mark("New game"),
-    "start": mark("Start"),
+    "start": mark("Start the game"),
     "pegs": mark("Pegs"),
     "colors": mark("Colours"),
     "max_guesses": mark("Guesses allowed"),
