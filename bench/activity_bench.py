@@ -195,9 +195,14 @@ async def drive(bots: list[tuple[BotProcess, int]], instance_id: str, tokens: li
 async def new_game(http: aiohttp.ClientSession, base: str, query: str,
                    mover: dict[str, str]) -> dict[str, Any]:
     instance_id = query.split("=", 1)[1]
-    async with http.post(base + "/api/new" + query, headers=mover, json={
-            "instance_id": instance_id, "mode": "channel", "max_guesses": 20}) as r:
-        body = await r.json()
+    while True:  # the mover's first call asks the fake Discord, whose global limit (50 a
+        # second, the bot's) the viewers' sign-ins may have used: again after Retry-After
+        async with http.post(base + "/api/new" + query, headers=mover, json={
+                "instance_id": instance_id, "mode": "channel", "max_guesses": 20}) as r:
+            body = await r.json()
+        if r.status != 429:
+            break
+        await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
     if r.status == 409:  # a game runs: take it as it is
         async with http.get(base + "/api/game" + query + "&mode=channel", headers=mover) as g:
             return await g.json()
