@@ -27,6 +27,7 @@ CLIENT: dict[str, str] = {
     "players": mark("Playing here"),
     "you": mark("you"),
     "by": mark("by {name}"),
+    "by_you": mark("by you"),
     "moved": mark("{name} guessed {code}"),
     "replied": mark("{name} answered {black} black, {white} white"),
     "no_game": mark("No game yet: start one."),
