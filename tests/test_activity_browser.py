@@ -276,8 +276,9 @@ async def test_a_challenge_answered_by_tapping_key_pegs(stack: Stack) -> None:
             if black == 4:
                 break
             await page.wait_playable()
-        await page.app.wait_for_selector(".result")
-        assert await page.app.text_content(".result") == client_words(None)["bot_won"]
+        await page.app.wait_for_function(
+            "w => document.querySelector('.result')?.textContent === w",
+            arg=client_words(None)["bot_won"])
         await stack.discord.close(page)
 
 
@@ -312,9 +313,9 @@ async def test_the_daily_code_and_the_puzzle_of_the_day(stack: Stack) -> None:
         assert len(fits) == 1, "a puzzle has exactly one answer"
         await page.tap_code(fits[0])
         await page.app.click("[data-key='submit']")
-        await page.app.wait_for_selector(".result")
-        said = await page.app.text_content(".result")
-        assert said is not None and said.startswith(words["solved"])
+        await page.app.wait_for_function(  # the prompt gives way to the outcome
+            "w => document.querySelector('.result')?.textContent.startsWith(w)",
+            arg=words["solved"])
         assert await page.app.eval_on_selector_all(
             ".secret .peg", "p => p.map(e => e.dataset.digit).join('')") == fits[0] * 2
         await stack.discord.close(page)
