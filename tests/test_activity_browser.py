@@ -272,7 +272,7 @@ async def test_a_challenge_answered_by_tapping_key_pegs(stack: Stack) -> None:
                     await page.app.click(f"[data-key='{which}-more']")
             await page.app.click("[data-key='reply']")
             rows = await page.wait_rows(turn)
-            assert rows[-1] == (guess, black, white, MINE)
+            assert rows[-1] == (guess, black, white, "")
             if black == 4:
                 break
             await page.wait_playable()

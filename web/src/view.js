@@ -82,7 +82,7 @@ function moveRow(app, move, index) {
     h("span", { class: "n" }, index + 1),
     code(app, [...move.code]),
     keyPegs(move.black, move.white),
-    move.by ? h("span", { class: "by" }, mine ? t(has("by_you") ? "by_you" : "you") : t("by", { name: move.by.name })) : null);
+    move.by && app.mode !== "challenge" ? h("span", { class: "by" }, mine ? t(has("by_you") ? "by_you" : "you") : t("by", { name: move.by.name })) : null);
 }
 
 function board(app, view, act) {
