@@ -159,11 +159,14 @@ async def test_every_refusal_is_json_in_the_readers_words_and_changes_nothing(
     elsewhere = fake_discord.state.start_activity(other, world.bob.user)
     cases["not in the instance"] = await alice.call("GET", "/api/state",
                                                     instance_id=elsewhere.instance_id)
+    bobs = Player(http, base, bob.token, elsewhere.instance_id)
+    cases["another channel's game"] = await bobs.guess("channel", view, "1234")
     expected = {"forged token": (401, "bad_token"), "malformed JSON": (400, "bad_request"),
                 "too big": (413, "too_big"), "no instance": (404, "no_instance"),
                 "bad code": (400, "game_rule"), "another's game": (403, "not_your_game"),
                 "unknown mode": (400, "not_here"), "turn not a count": (400, "bad_request"),
-                "not in the instance": (403, "not_in_instance")}
+                "not in the instance": (403, "not_in_instance"),
+                "another channel's game": (403, "not_your_game")}
     assert {k: (a.status, a.error) for k, a in cases.items()} == expected
     for answer in cases.values():
         assert answer.body["error"]["message"].strip()

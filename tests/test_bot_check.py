@@ -67,10 +67,12 @@ def test_every_problem_is_one_line_and_exit_2(tmp_path):
         code, lines, output = check(tmp_path, DISCORD_TOKEN="Bot " + TOKEN, SHARD_COUNT="2",
                                     SHARD_IDS="1,2", METRICS_PORT=str(port),
                                     DATABASE_URL="sqlite:///notes/games.sqlite3",
-                                    IDLE_TIMEOUT_HOURS="soon")
+                                    IDLE_TIMEOUT_HOURS="soon", ACTIVITY_PORT=str(port),
+                                    DISCORD_CLIENT_SECRET="s3cret")
     assert code == 2, output
     problems = [line for line in lines if line.startswith("problem: ")]
-    assert len(problems) == 5 and len(lines) == 5, lines
+    assert len(problems) == 6 and len(lines) == 6, lines
+    assert f"ACTIVITY_PORT {port} can't be used" in line_about(lines, "ACTIVITY_PORT")
     assert "give the token alone" in line_about(lines, "DISCORD_TOKEN")
     assert "notes is a file, not a folder" in line_about(lines, "games.sqlite3")
     assert "SHARD_IDS must list shard numbers from 0 to 1" in line_about(lines, "SHARD_IDS")
