@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -29,18 +28,15 @@ from fake_discord.server import FakeDiscordServer
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def clock(fake_clock: FakeClock) -> FakeClock:
+    return fake_clock
 
 
 @pytest.fixture
-async def fake(clock: FakeClock) -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(clock=clock, timeout=2.0)
-    try:
-        yield fake
-    finally:
-        await fake.close()
-    fake.check()  # unexpected bot errors / Discord-rule violations fail the test
+def fake(fake_discord: FakeDiscord) -> FakeDiscord:
+    """The suite's fake Discord (its check at teardown fails unexpected errors and
+    violations)."""
+    return fake_discord
 
 
 class LaunchBot(commands.Bot):
