@@ -76,7 +76,9 @@ def _board_size(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
     return "unknown"
 
 
-#: Each feature package's ``setup`` adds its cog. They are imported rather than loaded with
+#: Each feature package's ``setup`` imports its cog and adds it (the cog is imported there and
+#: not at the top of the package, so that importing a feature's service, as ``bot/wiring.py``
+#: does, loads neither discord.py nor any cog). They are imported rather than loaded with
 #: ``load_extension``: discord.py's ``close`` unloads extensions and drops their modules from
 #: ``sys.modules``, so every start in one process (the tests start thousands) ran each
 #: feature's modules again (0.15 s) and made second copies of their classes and errors.

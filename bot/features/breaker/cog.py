@@ -23,7 +23,7 @@ from ...ui.pegs import typed_code
 from ...ui.places import in_bot_dm, require_shared_answers, usable
 from ...ui.responses import respond
 from ...ui.translation import for_board
-from ..picker import register
+from ..picker.purposes import register
 from .buttons import PlayAgainButton, board_view
 from .picking import GuessPurpose
 from .render import board_embed, collapsed_line

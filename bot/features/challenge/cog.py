@@ -35,7 +35,8 @@ from ...ui.pegs import typed_code
 from ...ui.places import in_bot_dm, require_shared_answers, usable
 from ...ui.responses import respond
 from ...ui.translation import publicly
-from ..picker import close, register, show
+from ..picker.flow import close, show
+from ..picker.purposes import register
 from ..settings.cog import rules_for
 from .buttons import Action, ChallengeButton
 from .picking import RevealPurpose, reveal_picker, revealed

@@ -38,7 +38,8 @@ from ..breaker.render import board_embed
 from ..breaker.service import BreakerService
 from ..challenge.render import challenge_board, collapsed_line
 from ..challenge.service import ChallengeService, ChallengeState
-from ..picker import close, register, show
+from ..picker.flow import close, show
+from ..picker.purposes import register
 from ..settings.cog import rules_for
 from .buttons import MatchAction, MatchButton
 from .errors import BadOpponent

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import PuzzleCog
-from .service import PuzzleService
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
+    from .cog import PuzzleCog  # here: see FEATURES in bot/app.py
+    from .service import PuzzleService
+
     await bot.add_cog(PuzzleCog(bot, PuzzleService(bot.games, bot.daily)))
