@@ -23,15 +23,9 @@ from .core.clock import Clock, system_clock
 from .core.config import DEFAULT_MEMORY_MB, Settings, describe_database
 from .core.metrics import Metrics
 from .core.results import utc
-from .features.breaker.service import BreakerService
-from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache, in_thread
-from .features.daily.service import DailyService
-from .features.match.service import MatchService
-from .features.settings.service import SettingsService
-from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
-from .services.games import DEFAULT_IDLE_TIMEOUT, GameService
+from .services.games import DEFAULT_IDLE_TIMEOUT
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
@@ -40,7 +34,7 @@ from .ui.peg_images import peg_images
 from .ui.responses import MastermindTree, UnknownButton, action_labels, unknown_button
 from .ui.rest_budget import RestBudget, share, trace
 from .ui.translation import CatalogTranslator
-from .wiring import build_services
+from .wiring import Services, build_services
 
 log = logging.getLogger(__name__)
 
@@ -108,13 +102,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
 
     #: Built in ``setup_hook`` once the database is open; features take what they need.
     db: Database
-    games: GameService
-    breaker: BreakerService
-    challenges: ChallengeService
-    matches: MatchService
-    stats: StatsService
-    daily: DailyService
-    settings: SettingsService
+    services: Services
 
     def __init__(
         self,
@@ -226,13 +214,10 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             await self._metrics_endpoint.start()
         # Half the memory budget for the engine's shared tables, half for solver sessions.
         engine_memory.set_budget(self.memory_budget - self.memory_budget // 2)
-        services = await build_services(
+        self.services = await build_services(
             self.db, clock=self.clock, idle_timeout=self.idle_timeout,
             solvers=SolverCache(max_bytes=self.memory_budget // 2, run=self._timed_solver),
             turn_mark=self.interaction_order.mark)
-        self.settings, self.games = services.settings, services.games
-        self.breaker, self.challenges = services.breaker, services.challenges
-        self.matches, self.stats, self.daily = services.matches, services.stats, services.daily
         for feature in FEATURES:  # imported, not loaded as extensions: see FEATURES
             await importlib.import_module(feature).setup(self)
         await self.tree.set_translator(CatalogTranslator())

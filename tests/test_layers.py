@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +138,16 @@ def test_discord_free_modules_import_without_discord():
     assert not found["failed"], "\n".join(
         f"{name} needs discord.py: {chain}" for name, chain in found["failed"].items())
     assert not found["cogs"], found["cogs"]
+
+
+def test_the_bot_is_reached_through_typed_attributes_not_names():
+    """``getattr(client, "metrics", None)`` or ``get_cog("match")`` turn a feature off in
+    silence when the name changes; ``bot_of(interaction).metrics`` and ``cog_of(interaction,
+    MatchCog)`` fail the type check and the first test instead."""
+    by_name = re.compile(r"getattr\((?:interaction\.)?(?:client|bot|self\.bot)\b"
+                         r"""|get_cog\(\s*["']""")
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+             for path in sorted(BOT.rglob("*.py"))
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if by_name.search(line)]
+    assert not found, found

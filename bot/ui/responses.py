@@ -19,7 +19,9 @@ from discord.ext import commands
 from i18n import tr, trc
 
 from ..core.errors import MalformedButton, StorageUnavailable, UserError
+from ..core.metrics import Metrics
 from ..store.db import committed, on_write_wait
+from .client import bot_of
 from .messages import describe_user_error
 from .translation import speak_to_user
 
@@ -67,7 +69,7 @@ def begin(interaction: discord.Interaction) -> None:
     """Before any interaction runs: speak its user's language; refuse it during shutdown;
     otherwise, within its task, a write that has to wait for the database defers it first."""
     speak_to_user(interaction)
-    if getattr(interaction.client, "closing", False):  # MastermindBot.shutdown sets it
+    if bot_of(interaction).closing:  # MastermindBot.shutdown sets it
         raise Restarting(tr("The bot is restarting: try again in a few seconds. Nothing was "
                             "stored."))
     committed.set(False)  # tasks inherit the context they were made in: start clean
@@ -75,9 +77,9 @@ def begin(interaction: discord.Interaction) -> None:
     _time_reply(interaction)
 
 
-def _metrics(interaction: discord.Interaction) -> Any:
-    """The bot's operational counts (MastermindBot.metrics), if it keeps them."""
-    return getattr(interaction.client, "metrics", None)
+def _metrics(interaction: discord.Interaction) -> Metrics:
+    """The bot's operational counts."""
+    return bot_of(interaction).metrics
 
 
 #: Kinds of interaction, as the metrics label them.
@@ -104,7 +106,7 @@ def action_labels(interaction: discord.Interaction) -> tuple[str, str]:
 def _time_reply(interaction: discord.Interaction) -> None:
     """Measure this interaction's handler, from now until its task (answer sent) is done."""
     metrics, task = _metrics(interaction), asyncio.current_task()
-    if metrics is None or task is None:
+    if task is None:
         return
     started = time.perf_counter()
     labels = action_labels(interaction)
@@ -113,8 +115,7 @@ def _time_reply(interaction: discord.Interaction) -> None:
 
 
 def _count_error(interaction: discord.Interaction, kind: str) -> None:
-    if (metrics := _metrics(interaction)) is not None:
-        metrics.error(kind)
+    _metrics(interaction).error(kind)
 
 
 async def respond(interaction: discord.Interaction, *, embed: discord.Embed,
@@ -212,8 +213,8 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         _count_error(interaction, "storage")
         log.warning("interaction %s: nothing stored, the database is unavailable (%s)",
                     interaction.id, original.reason)
-    elif isinstance(original, UserError) and (metrics := _metrics(interaction)) is not None:
-        metrics.mistake(type(original).__name__)
+    elif isinstance(original, UserError):
+        _metrics(interaction).mistake(type(original).__name__)
     described = describe_error(error)
     if described is None:
         described = _describe_failure(interaction, original)

@@ -10,6 +10,5 @@ if TYPE_CHECKING:
 
 async def setup(bot: MastermindBot) -> None:
     from .cog import AnalysisCog  # here: see FEATURES in bot/app.py
-    from .service import AnalysisService
 
-    await bot.add_cog(AnalysisCog(bot, AnalysisService(bot.games, bot.daily)))
+    await bot.add_cog(AnalysisCog(bot, bot.services.analysis))

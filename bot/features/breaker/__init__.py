@@ -11,4 +11,4 @@ if TYPE_CHECKING:
 async def setup(bot: MastermindBot) -> None:
     from .cog import BreakerCog  # here: see FEATURES in bot/app.py
 
-    await bot.add_cog(BreakerCog(bot, bot.breaker))
+    await bot.add_cog(BreakerCog(bot, bot.services.breaker))

@@ -11,4 +11,4 @@ if TYPE_CHECKING:
 async def setup(bot: MastermindBot) -> None:
     from .cog import ChallengeCog  # here: see FEATURES in bot/app.py
 
-    await bot.add_cog(ChallengeCog(bot, bot.challenges))
+    await bot.add_cog(ChallengeCog(bot, bot.services.challenges))

@@ -12,4 +12,4 @@ if TYPE_CHECKING:
 async def setup(bot: MastermindBot) -> None:
     from .cog import DailyCog  # here: see FEATURES in bot/app.py
 
-    await bot.add_cog(DailyCog(bot.daily, bot.settings.daily_posts))
+    await bot.add_cog(DailyCog(bot.services.daily, bot.services.settings.daily_posts))

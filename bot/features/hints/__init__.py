@@ -11,6 +11,5 @@ if TYPE_CHECKING:
 
 async def setup(bot: MastermindBot) -> None:
     from .cog import HintsCog  # here: see FEATURES in bot/app.py
-    from .service import HintService
 
-    await bot.add_cog(HintsCog(HintService(bot.games, bot.settings.hints_allowed)))
+    await bot.add_cog(HintsCog(bot.services.hints))

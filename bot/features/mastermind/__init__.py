@@ -11,4 +11,4 @@ if TYPE_CHECKING:
 async def setup(bot: MastermindBot) -> None:
     from .cog import MastermindCog  # here: see FEATURES in bot/app.py
 
-    await bot.add_cog(MastermindCog(bot, bot.games))
+    await bot.add_cog(MastermindCog(bot, bot.services.games))

@@ -12,4 +12,5 @@ if TYPE_CHECKING:
 async def setup(bot: MastermindBot) -> None:
     from .cog import MatchCog  # here: see FEATURES in bot/app.py
 
-    await bot.add_cog(MatchCog(bot, bot.matches, bot.breaker, bot.challenges))
+    await bot.add_cog(MatchCog(bot, bot.services.matches, bot.services.breaker,
+                                bot.services.challenges))

@@ -2,8 +2,9 @@
 half-round.
 
 A half-round is played on its own board (``/guess`` for a breaker game, the reply buttons
-for a challenge); when its game ends, the breaker and challenge cogs call
-:meth:`MatchCog.after_half`, which shows the score and the next half-round.
+for a challenge); after each move the breaker and challenge cogs call :func:`after_move`,
+and when the move ended a half-round's game, :meth:`MatchCog.after_half` shows the score
+and the next half-round.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ...ui.options import (
 )
 from ...ui.pegs import typed_code
 from ...ui.places import bot_in_channel, require_shared_answers, usable
+from ...ui.responses import cog_of
 from ...ui.translation import publicly
 from ..breaker.buttons import board_view
 from ..breaker.render import board_embed
@@ -270,3 +272,9 @@ async def _strip_buttons(interaction: discord.Interaction, message_id: int | Non
     with contextlib.suppress(discord.HTTPException):
         await partial(message_id).edit(view=None)
 
+
+async def after_move(interaction: discord.Interaction, game: GameRecord) -> None:
+    """Once a match's half-round game ends (and its board was shown), the match feature
+    shows the score and the next half-round."""
+    if not game.active and game.match_id is not None:
+        await cog_of(interaction, MatchCog).after_half(interaction, game)

@@ -12,6 +12,5 @@ if TYPE_CHECKING:
 
 async def setup(bot: MastermindBot) -> None:
     from .cog import PuzzleCog  # here: see FEATURES in bot/app.py
-    from .service import PuzzleService
 
-    await bot.add_cog(PuzzleCog(bot, PuzzleService(bot.games, bot.daily)))
+    await bot.add_cog(PuzzleCog(bot, bot.services.puzzles))

@@ -11,4 +11,4 @@ if TYPE_CHECKING:
 async def setup(bot: MastermindBot) -> None:
     from .cog import SettingsCog  # here: see FEATURES in bot/app.py
 
-    await bot.add_cog(SettingsCog(bot.settings))
+    await bot.add_cog(SettingsCog(bot.services.settings))

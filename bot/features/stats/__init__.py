@@ -11,4 +11,4 @@ if TYPE_CHECKING:
 async def setup(bot: MastermindBot) -> None:
     from .cog import StatsCog  # here: see FEATURES in bot/app.py
 
-    await bot.add_cog(StatsCog(bot, bot.stats))
+    await bot.add_cog(StatsCog(bot, bot.services.stats))
