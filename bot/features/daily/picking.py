@@ -13,6 +13,7 @@ import re
 import discord
 
 from i18n import mark, tr
+from i18n.numbers import day as show_day
 
 from ...ui.messages import says
 from ...ui.pegs import feedback_row
@@ -21,7 +22,6 @@ from ..picker.buttons import open_button
 from ..picker.flow import close, show
 from ..picker.purposes import Purpose
 from ..picker.state import Picker
-from ..stats.formats import day as show_day
 from .errors import DailyOver
 from .service import DAILY_RULES
 
