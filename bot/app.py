@@ -29,9 +29,11 @@ from .services.games import DEFAULT_IDLE_TIMEOUT
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
+from .ui.buttons import UnknownButton, unknown_button
 from .ui.ordering import InteractionOrder
 from .ui.peg_images import peg_images
-from .ui.responses import MastermindTree, UnknownButton, action_labels, unknown_button
+from .ui.reply_metrics import action_labels
+from .ui.responses import MastermindTree
 from .ui.rest_budget import RestBudget, share, trace
 from .ui.translation import CatalogTranslator
 from .wiring import Services, build_services

@@ -12,7 +12,7 @@ from i18n import tr
 
 from ...core.errors import MalformedButton
 from ...core.records import GameRecord
-from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 from ..analysis.buttons import analyse_view
 from ..picker.buttons import open_button
 from ..picker.state import Picker

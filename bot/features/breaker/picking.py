@@ -17,8 +17,8 @@ from i18n import mark, tr
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord, GuessRecord
+from ...ui.buttons import cog_of
 from ...ui.pegs import code_line, key_pegs
-from ...ui.responses import cog_of
 from ..picker.flow import close, show
 from ..picker.purposes import Purpose
 from ..picker.state import Picker

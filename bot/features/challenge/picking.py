@@ -12,8 +12,8 @@ import discord
 from i18n import mark, tr, trn
 
 from ...core.records import GameRecord
+from ...ui.buttons import cog_of
 from ...ui.pegs import code_line
-from ...ui.responses import cog_of
 from ..picker.purposes import Purpose
 from ..picker.state import Picker
 from .service import ChallengeState

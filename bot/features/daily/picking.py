@@ -15,9 +15,9 @@ import discord
 from i18n import mark, tr
 from i18n.numbers import day as show_day
 
+from ...ui.buttons import cog_of
 from ...ui.messages import says
 from ...ui.pegs import feedback_row
-from ...ui.responses import cog_of
 from ..picker.buttons import open_button
 from ..picker.flow import close, show
 from ..picker.purposes import Purpose

@@ -23,6 +23,7 @@ from ...core.enums import GameKind, GameStatus
 from ...core.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
+from ...ui.buttons import cog_of
 from ...ui.options import (
     NO_RULE_OPTIONS,
     STRATEGY_CHOICES,
@@ -33,7 +34,6 @@ from ...ui.options import (
 )
 from ...ui.pegs import typed_code
 from ...ui.places import bot_in_channel, require_shared_answers, usable
-from ...ui.responses import cog_of
 from ...ui.translation import publicly
 from ..breaker.buttons import board_view
 from ..breaker.render import board_embed

@@ -14,7 +14,7 @@ import discord
 from i18n import mark, tr
 
 from ...store.puzzles import PuzzlePlay
-from ...ui.responses import cog_of
+from ...ui.buttons import cog_of
 from ..picker.buttons import open_button
 from ..picker.flow import close
 from ..picker.purposes import Purpose
