@@ -14,7 +14,6 @@ from conftest import secret_of, snapshot
 from engine import CLASSIC, PALETTE, Rules, code_from_digits, score, score_codes
 from engine.hints import facts
 
-
 #: Real seconds the harness waits for a deferred 8x9 hint to be followed up.
 BIG_HINT_SECONDS = 60.0
 

@@ -16,6 +16,8 @@ from discord import app_commands
 from i18n import catalog_locale, speaking, use_locale
 from i18n.catalogs import CHOICE_CONTEXT, FIELD_CONTEXTS, OPTION_CONTEXTS, lookup
 
+from .client import bot_of
+
 _Location = app_commands.TranslationContextLocation
 #: The catalog context of each field discord.py asks to translate.
 CONTEXTS = {
@@ -39,8 +41,7 @@ def public_locale(interaction: discord.Interaction) -> str | None:
     in ``/mastermind settings``, else the server's own locale; in a DM, the user's."""
     if interaction.guild_id is None:
         return user_locale(interaction)
-    settings = getattr(interaction.client, "settings", None)  # MastermindBot's service
-    configured = settings.language(interaction.guild_id) if settings is not None else None
+    configured = bot_of(interaction).services.settings.language(interaction.guild_id)
     if configured:
         return catalog_locale(configured)
     guild_locale = interaction.guild_locale
