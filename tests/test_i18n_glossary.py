@@ -22,6 +22,7 @@ from i18n.commands import localize_commands
 GLOSSARY_DIR = Path(__file__).resolve().parent.parent / "i18n" / "glossary"
 #: Scripts written without spaces between words: a word is found anywhere in the text.
 UNSPACED = {"ja", "zh_CN", "ko"}
+PLACEHOLDER = re.compile(r"\{[^}]*\}")
 #: A command, option or placeholder in English source (``/challenge``, ``--rounds``,
 #: ``{pegs}``): a name, not the concept.
 QUOTED_COMMAND = re.compile(
@@ -40,7 +41,8 @@ def pattern(words: list[str], locale: str) -> re.Pattern[str]:
 
 @cache
 def entries(locale: str) -> list[tuple[str, str, str]]:
-    """(area, English, text as shown) for every translation of every area's catalog."""
+    """(area, English, text as shown) for every translation of every area's catalog, its
+    placeholders left out (``{board}`` is filled in, not read)."""
     found = []
     for path in sorted((LOCALES_DIR / locale).glob("*.po")):
         with path.open("rb") as handle:
@@ -52,7 +54,8 @@ def entries(locale: str) -> list[tuple[str, str, str]]:
             texts = message.string if isinstance(message.string, tuple) else (message.string,)
             for text in texts:
                 if text:
-                    found.append((path.stem, source, localize_commands(locale, text)))
+                    shown = localize_commands(locale, text)
+                    found.append((path.stem, source, PLACEHOLDER.sub(" ", shown)))
     return found
 
 
