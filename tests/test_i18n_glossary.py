@@ -22,7 +22,8 @@ from i18n.commands import localize_commands
 GLOSSARY_DIR = Path(__file__).resolve().parent.parent / "i18n" / "glossary"
 #: Scripts written without spaces between words: a word is found anywhere in the text.
 UNSPACED = {"ja", "zh_CN", "ko"}
-PLACEHOLDER = re.compile(r"\{[^}]*\}")
+#: A placeholder or a terminal flag (``{board}``, ``--rounds``): filled in or typed, not read.
+PLACEHOLDER = re.compile(r"\{[^}]*\}|--[a-z-]+")
 #: A command, option or placeholder in English source (``/challenge``, ``--rounds``,
 #: ``{pegs}``): a name, not the concept.
 QUOTED_COMMAND = re.compile(
@@ -42,7 +43,7 @@ def pattern(words: list[str], locale: str) -> re.Pattern[str]:
 @cache
 def entries(locale: str) -> list[tuple[str, str, str]]:
     """(area, English, text as shown) for every translation of every area's catalog, its
-    placeholders left out (``{board}`` is filled in, not read)."""
+    placeholders and flags left out."""
     found = []
     for path in sorted((LOCALES_DIR / locale).glob("*.po")):
         with path.open("rb") as handle:
