@@ -113,6 +113,9 @@ def test_the_glossaries_catch_what_they_should():
     """The checks themselves, on German: an avoided word is found inside a sentence, a
     paired concept's own word passes in any of its forms."""
     de = glossary("de")
-    assert pattern(de["daily_code"]["avoid"], "de").search("Das Tagesrätsel ist gelöst")
+    assert pattern(de["challenge"]["avoid"], "de").search("Die Challenge ist vorbei")
     assert pattern(de["hint"]["forms"], "de").search("Zwei Tipps übrig")
     assert not pattern(de["hint"]["forms"], "de").search("Zwei Hinweise übrig")
+    en = glossary("en")["daily_code"]
+    assert pattern(en["besides"], "en").search("Daily streak") and pattern(
+        en["words"], "en").search("Finish the daily first")
