@@ -20,7 +20,7 @@ from engine import Rules
 from engine import memory as engine_memory
 
 from .core.clock import Clock, system_clock
-from .core.config import DEFAULT_MEMORY_MB, Settings, describe_database
+from .core.config import DEFAULT_ACTIVITY_HOST, DEFAULT_MEMORY_MB, Settings, describe_database
 from .core.errors import StorageUnavailable
 from .core.metrics import Metrics
 from .core.results import utc
@@ -99,6 +99,7 @@ FEATURES = (
     "bot.features.puzzle",
     "bot.features.settings",
     "bot.features.mastermind",
+    "bot.features.activity",
 )
 
 
@@ -127,6 +128,9 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         shard_ids: tuple[int, ...] | None = None,
         metrics_port: int | None = None,
         emoji_timeout: float = EMOJI_TIMEOUT,
+        activity_port: int | None = None,
+        activity_host: str = DEFAULT_ACTIVITY_HOST,
+        client_secret: str | None = None,
         peg_refresh: float = PEG_REFRESH,
     ):
         # The bot has no voice features: don't warn about voice libraries on every start.
@@ -165,6 +169,10 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         self.emoji_timeout = emoji_timeout
         #: What the last sync did with the pegs' emoji; None when the boards show unicode pegs.
         self.peg_sync: Sync | None = None
+        #: The Activity's web server (None: off; 0: any free port) and its sign-in's secret.
+        self.activity_port = activity_port
+        self.activity_host = activity_host
+        self.client_secret = client_secret
         self.peg_refresh = peg_refresh
         self._peg_refresher: asyncio.Task[None] | None = None
         self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
@@ -217,6 +225,9 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
             metrics_port=settings.metrics_port,
+            activity_port=settings.activity_port,
+            activity_host=settings.activity_host,
+            client_secret=settings.client_secret,
         )
 
     async def setup_hook(self) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .core.clock import Clock
+from .features.activity.service import ActivityGames
 from .features.analysis.service import AnalysisService
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
@@ -43,6 +44,7 @@ class Services:
     puzzles: PuzzleService
     analysis: AnalysisService
     emoji_use: EmojiUseService
+    activity: ActivityGames
 
 
 async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
@@ -57,10 +59,14 @@ async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
     games = GameService(db, clock=clock, idle=idle, channel_allowed=settings.check_channel,
                         end_hooks=[halves.on_game_end], channel_checks=[halves.check_channel])
     daily = DailyService(games)
+    breaker = BreakerService(games)
+    challenges = ChallengeService(games, solvers, turn_mark)
+    puzzles = PuzzleService(games, daily)
     return Services(
-        settings=settings, games=games, breaker=BreakerService(games),
-        challenges=ChallengeService(games, solvers, turn_mark),
+        settings=settings, games=games, breaker=breaker, challenges=challenges,
         matches=MatchService(games, halves), stats=StatsService(db, clock=clock),
         daily=daily, hints=HintService(games, settings.hints_allowed),
-        puzzles=PuzzleService(games, daily), analysis=AnalysisService(games, daily),
-        emoji_use=EmojiUseService(db, clock=clock))
+        puzzles=puzzles, analysis=AnalysisService(games, daily),
+        emoji_use=EmojiUseService(db, clock=clock),
+        activity=ActivityGames(games=games, breaker=breaker, daily=daily, puzzles=puzzles,
+                               challenges=challenges, settings=settings))
