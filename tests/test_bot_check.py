@@ -36,7 +36,7 @@ def check(tmp_path: Path, **variables: str) -> tuple[int, list[str], str]:
     """Run ``python -m bot --check`` in ``tmp_path`` (no .env there) with these settings."""
     env = {**clean_environ(), **variables}
     done = subprocess.run([sys.executable, "-m", "bot", "--check"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=30)
+                          capture_output=True, text=True, timeout=120)  # a hang guard; a cold start under load 17 took over 30 s
     return done.returncode, done.stdout.splitlines(), done.stdout + done.stderr
 
 
