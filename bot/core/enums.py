@@ -28,6 +28,21 @@ class DailyStatus(StrEnum):
     LOST = "lost"
 
 
+class PuzzleKind(StrEnum):
+    #: Everyone's puzzle of a UTC day (``/puzzle daily``).
+    DAILY = "daily"
+    #: A fresh puzzle at a level (``/puzzle random``).
+    RANDOM = "random"
+
+
+class PuzzleStatus(StrEnum):
+    """A player's play of a puzzle: answered once, right or wrong."""
+
+    OPEN = "open"
+    SOLVED = "solved"
+    MISSED = "missed"
+
+
 class Setting(StrEnum):
     """A server setting, by the name its summary and change log use."""
 
