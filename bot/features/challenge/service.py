@@ -22,7 +22,6 @@ from engine import (
     Mistake,
     Rules,
     SolverSession,
-    example,
     score_codes,
     validate_feedback,
 )
@@ -309,7 +308,7 @@ class ChallengeService:
 
     # ---- a reveal ---------------------------------------------------------------------------
     def check_reveal(self, game: GameRecord, code_text: str, *, action_id: int) -> Reveal:
-        return Reveal(game, read_code(code_text, game.rules, example(game.rules)), action_id)
+        return Reveal(game, read_code(code_text, game.rules), action_id)
 
     async def commit_reveal(self, reveal: Reveal) -> ChallengeState:
         """The challenger shows their code: name every wrong reply, and end the challenge."""

@@ -14,9 +14,9 @@ from i18n import tr, trn
 from i18n.numbers import day as show_day
 from i18n.numbers import number
 
-from ...core.enums import PuzzleKind, PuzzleStatus
+from ...core.enums import CodeEntry, PuzzleKind, PuzzleStatus
 from ...core.records import PuzzlePlay
-from ...ui.messages import says
+from ...ui.messages import says, typed_as
 from ...ui.pegs import code_line, feedback_row, key_pegs
 from .errors import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered
 from .service import miss_of
@@ -91,6 +91,9 @@ def _outcome(play: PuzzlePlay) -> str:
                         given=key_pegs(clue.feedback)))
     lines.append(tr("The answer was {code}.", code=code_line(play.answer)))
     return "\n".join(lines)
+
+
+typed_as(CodeEntry.PUZZLE)(lambda code: f"/puzzle answer code:{code}")
 
 
 @says(NoOpenPuzzle)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 import secrets
 
-from engine import CLASSIC, Code, Rules, example, score_codes
+from engine import CLASSIC, Code, Rules, score_codes
 from engine.puzzle import Level, Puzzle, check_answer, generate
 
 from ...core.codes import read_code
-from ...core.enums import PuzzleKind
+from ...core.enums import CodeEntry, PuzzleKind
 from ...core.errors import AlreadyDone
 from ...core.records import PuzzlePlay
 from ...core.results import utc
@@ -99,7 +99,7 @@ class PuzzleService:
         """The one try at a puzzle (``play_id``, or the player's newest open one)."""
         play = (await self.get(play_id, user_id) if play_id is not None
                 else await self.newest_open(user_id))
-        named = read_code(text, play.rules, f"/puzzle answer code:{example(play.rules)}") if (
+        named = read_code(text, play.rules, CodeEntry.PUZZLE) if (
             isinstance(text, str)) else text
         solved = check_answer_fits(play, named)
         async with once(), self.db.transaction() as conn:
