@@ -51,11 +51,9 @@ class _Entry:
 
 @dataclass
 class SolveStats:
-    """Work of the last search: sets searched, candidates tried, memo answers."""
+    """Work of the last search: sets searched (``max_nodes`` bounds them)."""
 
     nodes: int = 0
-    explored: int = 0
-    memo_hits: int = 0
 
 
 class ExactSolver:
@@ -201,7 +199,6 @@ class ExactSolver:
         hit = self._memo.get((_key(s), d))
         if hit is None:
             return None
-        self.stats.memo_hits += 1
         if hit.exact or hit.value >= ub:
             return hit.value, hit.exact
         return None
@@ -248,7 +245,6 @@ class ExactSolver:
         lb: int | None = None,
     ) -> tuple[int, bool]:
         """Total of playing ``g`` at ``s``: exact if below ``best``, else a bound >= best."""
-        self.stats.explored += 1
         if row is None:
             row = self.space.feedback_one(g, s)
         classes = ReplyClasses(self.space, s, row)
