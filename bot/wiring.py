@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .core.clock import Clock
+from .features.activity.service import ActivityGames
 from .features.analysis.service import AnalysisService
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
@@ -23,6 +24,7 @@ from .features.match.service import MatchService
 from .features.puzzle.service import PuzzleService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
+from .services.emoji_use import EmojiUseService
 from .services.games import GameService, IdleRule
 from .store import Database
 
@@ -41,6 +43,8 @@ class Services:
     hints: HintService
     puzzles: PuzzleService
     analysis: AnalysisService
+    emoji_use: EmojiUseService
+    activity: ActivityGames
 
 
 async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
@@ -55,9 +59,14 @@ async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
     games = GameService(db, clock=clock, idle=idle, channel_allowed=settings.check_channel,
                         end_hooks=[halves.on_game_end], channel_checks=[halves.check_channel])
     daily = DailyService(games)
+    breaker = BreakerService(games)
+    challenges = ChallengeService(games, solvers, turn_mark)
+    puzzles = PuzzleService(games, daily)
     return Services(
-        settings=settings, games=games, breaker=BreakerService(games),
-        challenges=ChallengeService(games, solvers, turn_mark),
+        settings=settings, games=games, breaker=breaker, challenges=challenges,
         matches=MatchService(games, halves), stats=StatsService(db, clock=clock),
         daily=daily, hints=HintService(games, settings.hints_allowed),
-        puzzles=PuzzleService(games, daily), analysis=AnalysisService(games, daily))
+        puzzles=puzzles, analysis=AnalysisService(games, daily),
+        emoji_use=EmojiUseService(db, clock=clock),
+        activity=ActivityGames(games=games, breaker=breaker, daily=daily, puzzles=puzzles,
+                               challenges=challenges, settings=settings))

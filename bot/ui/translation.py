@@ -15,6 +15,7 @@ from discord import app_commands
 
 from i18n import catalog_locale, speaking, use_locale
 from i18n.catalogs import CHOICE_CONTEXT, FIELD_CONTEXTS, OPTION_CONTEXTS, lookup
+from i18n.commands import localize_commands
 
 from .client import bot_of
 
@@ -85,4 +86,7 @@ def _command_word(locale: str, location: app_commands.TranslationContextLocation
     kind = CONTEXTS.get(location)
     if catalog is None or kind is None:
         return None
-    return lookup(catalog, kind, message)
+    found = lookup(catalog, kind, message)
+    if found is None or kind in (FIELD_CONTEXTS["name"], OPTION_CONTEXTS["name"]):
+        return found
+    return localize_commands(catalog, found)  # a description naming another command

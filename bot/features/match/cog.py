@@ -24,6 +24,7 @@ from ...core.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
 from ...ui.buttons import cog_of
+from ...ui.followups import moved
 from ...ui.options import (
     NO_RULE_OPTIONS,
     STRATEGY_CHOICES,
@@ -274,7 +275,9 @@ async def _strip_buttons(interaction: discord.Interaction, message_id: int | Non
 
 
 async def after_move(interaction: discord.Interaction, game: GameRecord) -> None:
-    """Once a match's half-round game ends (and its board was shown), the match feature
-    shows the score and the next half-round."""
+    """Every move is told to its listeners (:func:`~bot.ui.followups.moved`); once a match's
+    half-round game ends (and its board was shown), the match feature shows the score and
+    the next half-round."""
+    moved(interaction, game)
     if not game.active and game.match_id is not None:
         await cog_of(interaction, MatchCog).after_half(interaction, game)
