@@ -17,9 +17,9 @@ import discord
 from engine import Rules, example, format_code
 from i18n import tr, trn
 
-from ...core.enums import GameStatus
+from ...core.enums import CodeEntry, GameStatus
 from ...core.records import GameRecord, GuessRecord
-from ...ui.messages import guesses, mention, player_name, says
+from ...ui.messages import guesses, mention, player_name, says, typed_as
 from ...ui.pegs import (
     BLACK_PEG,
     EMBED_DESCRIPTION_MAX,
@@ -196,6 +196,9 @@ def collapsed_line(game: GameRecord, turn: int, names: Mapping[int, str] | None 
 
 
 # ---- the words for breaker mistakes ------------------------------------------------------
+typed_as(CodeEntry.GUESS)(lambda code: f"/guess {code}")
+
+
 @says(TooLate)
 def _too_late(error: TooLate) -> tuple[str, str]:
     game = error.game

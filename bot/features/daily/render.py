@@ -9,8 +9,9 @@ from i18n import tr, trn
 from i18n.numbers import day as show_day
 from i18n.numbers import number
 
+from ...core.enums import CodeEntry
 from ...core.records import DailyPlay
-from ...ui.messages import mention, player_name, says
+from ...ui.messages import mention, player_name, says, typed_as
 from ...ui.pegs import code_line, feedback_row, legend, share_rows
 from ..analysis.buttons import AnalyseButton
 from .errors import DailyAlreadyPlayed, DailyNotFinished, DailyRaced, DailyRepeat
@@ -97,6 +98,9 @@ def leaderboard_embed(standing: DayStanding, scope_name: str) -> discord.Embed:
     embed.set_footer(text=tr("{standing} · solved first, then fewest guesses, then earliest",
                              standing=_standing_line(standing)))
     return embed
+
+
+typed_as(CodeEntry.DAILY)(lambda code: f"/daily play guess:{code}")
 
 
 @says(DailyNotFinished)
