@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from i18n import tr, trn
+from i18n import command, tr, trn
 from i18n.numbers import number
 
 from ..core.enums import GameKind
@@ -285,6 +285,6 @@ def _game_over(error: GameOver) -> tuple[str, str]:
 def _bad_code(error: BadCode) -> tuple[str, str]:
     return tr("That is not a valid code"), tr(
         "{reason}.\nThis game: {rules}. Example: `{example}`.", reason=_capital(error.reason),
-        rules=error.rules.describe(), example=error.example_command)
+        rules=error.rules.describe(), example=command(error.example_command))
 
 
