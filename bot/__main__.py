@@ -18,6 +18,7 @@ from .core.config import ConfigError, Settings
 from .metrics_endpoint import MetricsPortUnusable
 from .store import DatabaseUnusable, MigrationError
 from .store.probe import check_usable
+from .ui.command_sync import CommandSyncRefused
 from .ui.redaction import redact_logs
 
 log = logging.getLogger("bot")
@@ -111,11 +112,26 @@ def why_stopped(error: Exception) -> tuple[str, int] | None:
         return f"{error}. It was rolled back; the migrations before it stay applied.", 2
     if isinstance(error, MetricsPortUnusable):
         return str(error), 2
-    if isinstance(error, aiohttp.ClientError | OSError | discord.GatewayNotFound
-                  | discord.HTTPException):
+    if isinstance(error, CommandSyncRefused | discord.HTTPException):
+        return discord_said(error)
+    if isinstance(error, aiohttp.ClientError | OSError | discord.GatewayNotFound):
         return (f"could not reach Discord ({type(error).__name__}): check the network "
                 f"connection and try again.", 1)
     return None
+
+
+def discord_said(error: CommandSyncRefused | discord.HTTPException) -> tuple[str, int]:
+    """Discord answered, so it was reached: its code and message say what went wrong; a
+    refusal needs the operator (exit 2), a server error only time (exit 1)."""
+    if isinstance(error, CommandSyncRefused):
+        return str(error), 2
+    if isinstance(error, discord.DiscordServerError):
+        return (f"Discord had a problem (HTTP {error.status}, code {error.code}): try again "
+                f"in a moment.", 1)
+    text = " ".join(str(error.text).split()) or "no message"
+    return (f"Discord refused a request at start-up (HTTP {error.status}, code {error.code}: "
+            f"{text}).", 2)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -20,27 +20,25 @@ from engine import Rules
 from engine import memory as engine_memory
 
 from .core.clock import Clock, system_clock
-from .core.config import DEFAULT_MEMORY_MB, Settings, describe_database
+from .core.config import DEFAULT_ACTIVITY_HOST, DEFAULT_MEMORY_MB, Settings, describe_database
+from .core.errors import StorageUnavailable
 from .core.metrics import Metrics
 from .core.results import utc
-from .features.breaker.service import BreakerService
-from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache, in_thread
-from .features.daily.service import DailyService
-from .features.match.service import MatchService
-from .features.settings.service import SettingsService
-from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
-from .services.games import DEFAULT_IDLE_TIMEOUT, GameService
+from .services.games import DEFAULT_IDLE_TIMEOUT
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
+from .ui.buttons import UnknownButton, unknown_button
+from .ui.command_sync import sync_commands
 from .ui.ordering import InteractionOrder
 from .ui.peg_images import peg_images
-from .ui.responses import MastermindTree, UnknownButton, action_labels, unknown_button
+from .ui.reply_metrics import action_labels
+from .ui.responses import MastermindTree
 from .ui.rest_budget import RestBudget, share, trace
 from .ui.translation import CatalogTranslator
-from .wiring import build_services
+from .wiring import Services, build_services
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +49,13 @@ METRICS_READ_TIMEOUT = 2.0
 #: Seconds start-up gives the pegs' application emoji (rate limits included) before the
 #: boards settle for unicode pegs.
 EMOJI_TIMEOUT = 20.0
+#: Seconds between two syncs of the pegs while running: each says again that this version
+#: shows its pegs (an older drawing goes once no version has for 7 days), deletes what
+#: none has shown for that long, and uploads any that went missing.
+PEG_REFRESH = 24 * 3600.0
+#: What makes the pegs' emoji unavailable for now: the boards keep the pegs they show.
+_PEG_FAILURES = (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError,
+                 StorageUnavailable)
 #: Names discord.py gives the tasks that run a command, a button or a modal.
 _INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-",
                       "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-",
@@ -76,7 +81,9 @@ def _board_size(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
     return "unknown"
 
 
-#: Each feature package's ``setup`` adds its cog. They are imported rather than loaded with
+#: Each feature package's ``setup`` imports its cog and adds it (the cog is imported there and
+#: not at the top of the package, so that importing a feature's service, as ``bot/wiring.py``
+#: does, loads neither discord.py nor any cog). They are imported rather than loaded with
 #: ``load_extension``: discord.py's ``close`` unloads extensions and drops their modules from
 #: ``sys.modules``, so every start in one process (the tests start thousands) ran each
 #: feature's modules again (0.15 s) and made second copies of their classes and errors.
@@ -92,6 +99,7 @@ FEATURES = (
     "bot.features.puzzle",
     "bot.features.settings",
     "bot.features.mastermind",
+    "bot.features.activity",
 )
 
 
@@ -106,13 +114,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
 
     #: Built in ``setup_hook`` once the database is open; features take what they need.
     db: Database
-    games: GameService
-    breaker: BreakerService
-    challenges: ChallengeService
-    matches: MatchService
-    stats: StatsService
-    daily: DailyService
-    settings: SettingsService
+    services: Services
 
     def __init__(
         self,
@@ -126,6 +128,10 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         shard_ids: tuple[int, ...] | None = None,
         metrics_port: int | None = None,
         emoji_timeout: float = EMOJI_TIMEOUT,
+        activity_port: int | None = None,
+        activity_host: str = DEFAULT_ACTIVITY_HOST,
+        client_secret: str | None = None,
+        peg_refresh: float = PEG_REFRESH,
     ):
         # The bot has no voice features: don't warn about voice libraries on every start.
         discord.VoiceClient.warn_nacl = False
@@ -161,8 +167,14 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         #: Set on shutdown: new interactions are refused with a "restarting" note.
         self.closing = False
         self.emoji_timeout = emoji_timeout
-        #: What start-up did with the pegs' emoji; None when the boards show unicode pegs.
+        #: What the last sync did with the pegs' emoji; None when the boards show unicode pegs.
         self.peg_sync: Sync | None = None
+        #: The Activity's web server (None: off; 0: any free port) and its sign-in's secret.
+        self.activity_port = activity_port
+        self.activity_host = activity_host
+        self.client_secret = client_secret
+        self.peg_refresh = peg_refresh
+        self._peg_refresher: asyncio.Task[None] | None = None
         self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
                                   if metrics_port is not None else None)
 
@@ -213,6 +225,9 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
             metrics_port=settings.metrics_port,
+            activity_port=settings.activity_port,
+            activity_host=settings.activity_host,
+            client_secret=settings.client_secret,
         )
 
     async def setup_hook(self) -> None:
@@ -224,36 +239,42 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             await self._metrics_endpoint.start()
         # Half the memory budget for the engine's shared tables, half for solver sessions.
         engine_memory.set_budget(self.memory_budget - self.memory_budget // 2)
-        services = await build_services(
+        self.services = await build_services(
             self.db, clock=self.clock, idle_timeout=self.idle_timeout,
             solvers=SolverCache(max_bytes=self.memory_budget // 2, run=self._timed_solver),
             turn_mark=self.interaction_order.mark)
-        self.settings, self.games = services.settings, services.games
-        self.breaker, self.challenges = services.breaker, services.challenges
-        self.matches, self.stats, self.daily = services.matches, services.stats, services.daily
         for feature in FEATURES:  # imported, not loaded as extensions: see FEATURES
             await importlib.import_module(feature).setup(self)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         await self.install_pegs()
+        self._peg_refresher = asyncio.create_task(self._refresh_pegs(), name="pegs-refresh")
 
     async def install_pegs(self) -> None:
         """Boards show the drawn pegs as application emoji (uploading those Discord lacks),
-        or, when Discord won't have them within ``emoji_timeout``, the unicode pegs."""
+        or, when Discord won't have them within ``emoji_timeout``, the pegs they showed
+        (at start-up the unicode pegs)."""
         try:
             async with asyncio.timeout(self.emoji_timeout):
                 images = await asyncio.to_thread(peg_images)
-                sync = await sync_pegs(self, images)
-        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+                sync = await sync_pegs(self, images, self.services.emoji_use)
+        except _PEG_FAILURES as exc:
             why = (f"no answer within {self.emoji_timeout:g} s" if isinstance(exc, TimeoutError)
                    else " ".join(str(exc).split()) or type(exc).__name__)
-            log.warning("pegs: the application emoji can't be had (%s); boards show unicode "
-                        "pegs", why)
+            shown = "unicode pegs" if self.peg_sync is None else "the pegs they showed"
+            log.warning("pegs: the application emoji can't be had (%s); boards show %s", why,
+                        shown)
             return
         pegs.install(sync.peg_set())
         self.peg_sync = sync
-        log.info("pegs: %d application emoji in use (%d uploaded, %d replaced drawings "
-                 "deleted)", len(sync.emoji), len(sync.uploaded), len(sync.deleted))
+        log.info("pegs: %d application emoji in use (%d uploaded, %d older drawings deleted, "
+                 "%d kept for other versions)", len(sync.emoji), len(sync.uploaded),
+                 len(sync.deleted), len(sync.others))
+
+    async def _refresh_pegs(self) -> None:
+        while True:
+            await asyncio.sleep(self.peg_refresh)
+            await self.install_pegs()
 
     def serving(self) -> str:
         """Which shards this process runs, in words for the start-up line."""
@@ -318,15 +339,30 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
                 return
             await asyncio.wait(running, timeout=deadline - loop.time())
 
+    @property
+    def syncs_commands(self) -> bool:
+        """One process syncs the commands: the one that runs shard 0 (all of them, unless
+        SHARD_IDS says otherwise)."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
     async def sync_commands(self) -> None:
+        """The slash commands (global, or the development server's) written to Discord when
+        it holds others (:mod:`bot.ui.command_sync`)."""
+        if not self.syncs_commands:
+            log.info("commands: not synced here; the process that runs shard 0 syncs them")
+            return
+        guild = None
         if self.dev_guild_id:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(synced), self.dev_guild_id)
+        done = await sync_commands(self.tree, guild)
+        kept = f"; kept Discord's {', '.join(done.kept)}" if done.kept else ""
+        if done.written:
+            log.info("commands: %d synced (%s; global ones can take a while to appear)%s",
+                     done.declared, done.scope, kept)
         else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands (they can take a while to appear)", len(synced))
+            log.info("commands: %d unchanged (%s), not synced%s", done.declared, done.scope,
+                     kept)
 
     async def close(self) -> None:
         """Close everything, after draining like :meth:`shutdown` when nothing did yet:
@@ -335,6 +371,8 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         if not self.closing:
             await self.drain()
         await self.rest_budget.close(grace=1.0)  # board-trail edits still waiting: dropped
+        if self._peg_refresher is not None:
+            self._peg_refresher.cancel()
         try:
             await super().close()
         finally:

@@ -116,6 +116,23 @@ def check_metrics_port(port: int | None) -> Finding:
     return Finding(True, f"METRICS_PORT {port} is free on {HOST}")
 
 
+def check_activity(port: int | None, host: str, secret: str | None) -> Finding:
+    """The Activity's port is free where it listens, with the client secret it needs (the
+    secret's value is never printed)."""
+    if port is None:
+        return Finding(True, "ACTIVITY_PORT is not set: no Activity (web server off)")
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            return Finding(False, f"ACTIVITY_PORT {port} can't be used on {host} "
+                                  f"({exc.strerror or exc}): choose another port, or leave "
+                                  f"ACTIVITY_PORT empty for no Activity")
+    return Finding(True, f"ACTIVITY_PORT {port} is free on {host}, and DISCORD_CLIENT_SECRET "
+                         f"is set ({len(secret or '')} characters)")
+
+
 async def _token(values: dict[str, Any]) -> Finding:
     return check_token(values["token"])
 
@@ -132,9 +149,14 @@ async def _metrics(values: dict[str, Any]) -> Finding:
     return check_metrics_port(values["metrics_port"])
 
 
+async def _activity(values: dict[str, Any]) -> Finding:
+    return check_activity(values["activity_port"], values["activity_host"],
+                          values["client_secret"])
+
+
 #: The settings checked beyond reading them, each by the variable its problems name.
 CHECKS = (("DISCORD_TOKEN", _token), ("DATABASE_URL", _database), ("SHARD_COUNT", _shards),
-          ("METRICS_PORT", _metrics))
+          ("METRICS_PORT", _metrics), ("ACTIVITY_PORT", _activity))
 
 
 async def findings(values: dict[str, Any], problems: dict[str, ConfigError]) -> list[Finding]:

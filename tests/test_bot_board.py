@@ -162,7 +162,7 @@ async def test_a_late_board_never_replaces_a_newer_one(fake_discord, start_bot, 
     await slash(fake_discord, bot, world, "guess", code=second)
     game = snapshot(db_path)["games"][0]
     # a board showing one move arriving after the board of two: it is the one collapsed
-    assert await bot.games.swap_board(game["id"], 1, 1) == (1, 1)
+    assert await bot.services.games.swap_board(game["id"], 1, 1) == (1, 1)
     stored = snapshot(db_path)["games"][0]
     assert stored["board_message_id"] == game["board_message_id"] and stored["board_turn"] == 2
 
@@ -362,7 +362,7 @@ async def test_a_board_shown_while_the_disk_is_full_is_still_shown(fake_discord,
     async def full(*args):
         raise StorageUnavailable("disk full")
 
-    monkeypatch.setattr(bot.games, "swap_board", full)
+    monkeypatch.setattr(bot.services.games, "swap_board", full)
     shown = await slash(fake_discord, bot, world, "mastermind board", user=world.bob)
     assert not shown.ephemeral and shown.embed["title"] == "Mastermind: break the code!"
     assert len(board_messages(fake_discord, world.general)) == 2  # nothing tidied, nothing lost

@@ -276,7 +276,7 @@ async def test_event_loop_stays_responsive_during_a_slow_move(
     fb = score(secret, guess)
 
     slow_started = asyncio.Event()
-    original = bot.challenges.solvers.run
+    original = bot.services.challenges.solvers.run
 
     async def slow_solver(function, *args, **kwargs):
         """The real 8x9 solver work, made to last at least 0.6 s, in the worker thread."""
@@ -288,7 +288,7 @@ async def test_event_loop_stays_responsive_during_a_slow_move(
         slow_started.set()
         return await original(work)
 
-    bot.challenges.solvers.run = slow_solver
+    bot.services.challenges.solvers.run = slow_solver
     reply_task = asyncio.create_task(answer(fake_discord, bot, board, fb.black, fb.white,
                                             world.alice))
     await slow_started.wait()
@@ -322,13 +322,13 @@ async def test_mastermind_board_shows_the_challenge(fake_discord, start_bot, wor
 async def test_solver_cache_stays_within_its_memory_budget(fake_discord, start_bot, world,
                                                           monkeypatch):
     bot = await start_bot()
-    monkeypatch.setattr(bot.challenges.solvers, "max_bytes", 1)  # evict all but the newest
+    monkeypatch.setattr(bot.services.challenges.solvers, "max_bytes", 1)  # evict all but the newest
     # Knuth's 1122 and 3344 can both be answered "nothing" (the optimal tree's can't).
     first = (await start(fake_discord, bot, world, strategy="knuth")).message
     await answer(fake_discord, bot, first, 0, 0, world.alice)  # now it holds a possible set
-    assert bot.challenges.solvers.session_nbytes(game_id(first)) > 1
+    assert bot.services.challenges.solvers.session_nbytes(game_id(first)) > 1
     other = (await start(fake_discord, bot, world, channel=world.other, user=world.bob)).message
-    assert len(bot.challenges.solvers) == 1
+    assert len(bot.services.challenges.solvers) == 1
     # The evicted challenge is rebuilt from its stored replies when it is played again.
     first = fake_discord.message(first.id)
     result = await answer(fake_discord, bot, first, 0, 0, world.alice)
@@ -342,7 +342,7 @@ async def test_the_memory_budget_is_shared_by_engine_tables_and_solver_sessions(
     before = memory.budget()
     try:
         bot = await start_bot(memory_budget=100 * 2**20)
-        assert bot.challenges.solvers.max_bytes == 50 * 2**20
+        assert bot.services.challenges.solvers.max_bytes == 50 * 2**20
         assert memory.budget() == 50 * 2**20
         assert memory.nbytes() <= memory.budget()
     finally:

@@ -50,7 +50,7 @@ def test_a_fine_configuration_is_ok_line_by_line_and_creates_nothing(tmp_path):
     code, lines, output = check(tmp_path, DISCORD_TOKEN=TOKEN, SHARD_COUNT="4",
                                 SHARD_IDS="0-1", DATABASE_URL="sqlite:///data/games.sqlite3")
     assert code == 0, output
-    assert len(lines) == 5 and all(line.startswith("ok: ") for line in lines), lines
+    assert len(lines) == 6 and all(line.startswith("ok: ") for line in lines), lines
     assert str(BOT_ID) in line_about(lines, "DISCORD_TOKEN")
     assert f"applies {MIGRATIONS} migrations" in line_about(lines, "data/games.sqlite3")
     assert "shards 0, 1 of 4; run 2, 3 in other processes" in line_about(lines, "shards")

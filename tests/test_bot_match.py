@@ -361,7 +361,7 @@ async def test_match_stats_leaderboard_and_rebuild(fake_discord, start_bot, worl
     assert "**bob** · 1 won · 0 drawn · 0 lost" in lines[0]
     assert "**alice** · 0 won · 0 drawn · 2 lost" in lines[1]
     before = standings(db_path)
-    await bot.stats.recompute()
+    await bot.services.stats.recompute()
     assert standings(db_path) == before
 
 

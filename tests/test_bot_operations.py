@@ -133,6 +133,7 @@ def test_names_on_the_page_stay_bounded():
 async def test_the_bot_counts_interactions_replies_and_errors(fake_discord, start_bot, world):
     """Through discord.py's own dispatch, with the shards of a sharded process."""
     bot = await start_bot(shard_count=4, shard_ids=(2, 3))
+    await fake_discord.sync(bot)  # as the process running shard 0 does
     guild, channel = world.guild, world.general
 
     async def guess(code: str, **kwargs):

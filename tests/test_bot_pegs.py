@@ -9,6 +9,7 @@ message using a custom emoji the application doesn't hold.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import logging
@@ -22,6 +23,8 @@ import pytest
 from conftest import secret_of, snapshot
 from PIL import Image, ImageStat
 
+from bot import app as app_module
+from bot.services.emoji_use import KEEP_UNUSED, EmojiUseService
 from bot.ui import pegs
 from bot.ui.app_emoji import emoji_name
 from bot.ui.contrast import BACKGROUNDS, MIN_CONTRAST, image_contrast
@@ -139,8 +142,10 @@ async def test_only_missing_pegs_are_uploaded(fake_discord, start_bot):
     assert len(fake_discord.state.app_emoji.emoji) == len(images)
 
 
-async def test_a_changed_drawing_is_replaced_and_other_emoji_are_left_alone(
-        fake_discord, start_bot):
+async def test_a_changed_drawing_is_added_and_the_older_goes_after_7_days_unused(
+        fake_discord, start_bot, wall_clock):
+    """An older drawing a version before the record of use uploaded: first seen at this
+    start, deleted at the first start 7 days later. The owner's own emoji stay."""
     store = fake_discord.state.app_emoji
     images = peg_images()
     old_red = store.add("red_000000", b"\x89PNG\r\n\x1a\nold drawing")  # an earlier drawing
@@ -149,20 +154,98 @@ async def test_a_changed_drawing_is_replaced_and_other_emoji_are_left_alone(
         store.add(emoji_name(image), image.png)
     bot = await start_bot()
     assert uploads(fake_discord) == [emoji_name(images[0])]  # only red, drawn anew
-    assert bot.peg_sync is not None and bot.peg_sync.deleted == ["red_000000"]
-    assert old_red.id not in store.emoji and theirs.id in store.emoji
+    assert bot.peg_sync is not None and bot.peg_sync.others == ["red_000000"]
+    assert bot.peg_sync.deleted == [] and old_red.id in store.emoji
     red = store.named(emoji_name(images[0]))
     assert red is not None and red.image == images[0].png
     assert pegs.button_emoji(1).id == red.id  # buttons show the new one
+    wall_clock.advance(KEEP_UNUSED - 60)
+    bot = await start_bot()
+    assert bot.peg_sync is not None and bot.peg_sync.others == ["red_000000"]
+    wall_clock.advance(60)
+    bot = await start_bot()
+    assert bot.peg_sync is not None and bot.peg_sync.deleted == ["red_000000"]
+    assert old_red.id not in store.emoji and theirs.id in store.emoji
 
 
-async def test_an_older_drawing_that_cannot_be_deleted_costs_nothing(fake_discord, start_bot):
+async def test_an_older_drawing_that_cannot_be_deleted_costs_nothing(fake_discord, start_bot,
+                                                                      wall_clock):
     store = fake_discord.state.app_emoji
     old = store.add("blue_000000", b"\x89PNG\r\n\x1a\nold drawing")
+    await start_bot()  # first seen
+    wall_clock.advance(KEEP_UNUSED)
     fake_discord.state.fail_next("DELETE", r"/emojis/\d+$", 403, 50013, "Missing Permissions")
     bot = await start_bot()
     assert bot.peg_sync is not None and bot.peg_sync.deleted == []
     assert old.id in store.emoji and pegs.active() is not UNICODE_PEGS
+    wall_clock.advance(KEEP_UNUSED - 60)  # kept 7 more days from the refusal
+    bot = await start_bot()
+    assert bot.peg_sync is not None and bot.peg_sync.others == ["blue_000000"]
+    wall_clock.advance(60)
+    bot = await start_bot()
+    assert bot.peg_sync is not None and bot.peg_sync.deleted == ["blue_000000"]
+
+
+def older_version(images) -> tuple:
+    """The pegs as an older version drew them: other pixels, so other names."""
+    return tuple(dataclasses.replace(i, pixel_hash=f"{n:06x}" + "0" * 58) for n, i in
+                 enumerate(images))
+
+
+@pytest.mark.both_databases
+async def test_a_rolling_deploy_keeps_the_pegs_a_running_older_version_shows(
+        fake_discord, start_bot, wall_clock, monkeypatch, db_path):
+    """Issue 36: a start deleted the emoji an older version still running showed, blanking
+    its boards. Now each version records its pegs at start and daily, and a newer start
+    deletes an older drawing only once no version has shown it for 7 days."""
+    store = fake_discord.state.app_emoji
+    old = older_version(peg_images())
+    old_names = sorted(emoji_name(i) for i in old)
+    monkeypatch.setattr(app_module, "peg_images", lambda: old)
+    older = await start_bot(peg_refresh=3600)  # the version being replaced, still running
+    assert older.peg_sync is not None and sorted(older.peg_sync.uploaded) == old_names
+    monkeypatch.undo()
+
+    newer = await start_bot()  # the new version starts beside it
+    assert newer.peg_sync is not None and sorted(newer.peg_sync.others) == old_names
+    assert all(store.named(n) is not None for n in old_names), "the older boards stay drawn"
+    for _ in range(3):  # the older version runs on for weeks, saying so daily
+        wall_clock.advance(KEEP_UNUSED - 3600)
+        monkeypatch.setattr(app_module, "peg_images", lambda: old)
+        await older.install_pegs()  # what its daily refresh does
+        monkeypatch.undo()
+        newer = await start_bot()  # the new version restarts meanwhile
+        assert newer.peg_sync is not None and newer.peg_sync.deleted == []
+    assert all(store.named(n) is not None for n in old_names)
+
+    await older.close()  # the older version is gone: its pegs go 7 days after it last ran
+    wall_clock.advance(KEEP_UNUSED - 60)
+    await newer.install_pegs()  # the newer version's daily refresh
+    assert newer.peg_sync.deleted == []
+    wall_clock.advance(60)
+    await newer.install_pegs()
+    assert sorted(newer.peg_sync.deleted) == old_names
+    assert all(store.named(n) is None for n in old_names)
+    assert all(store.named(emoji_name(i)) is not None for i in peg_images())
+    used = await EmojiUseService(newer.db, clock=wall_clock).unused(old_names)
+    assert used == [], "the record of the deleted pegs starts afresh if they ever return"
+
+
+async def test_the_daily_refresh_runs_while_the_bot_runs(fake_discord, start_bot, wall_clock):
+    """The refresher task re-syncs on its own: a peg deleted by hand is uploaded again and
+    the boards show the new emoji."""
+    bot = await start_bot(peg_refresh=0.05)
+    store = fake_discord.state.app_emoji
+    red = store.named(emoji_name(peg_images()[0]))
+    assert red is not None and pegs.button_emoji(1).id == red.id
+    del store.emoji[red.id]  # the owner deleted it in the portal
+    await fake_discord.wait_until(lambda: store.named(red.name) is not None, timeout=5,
+                                  what="the daily refresh to upload it again")
+    again = store.named(red.name)
+    assert again is not None and again.id != red.id
+    await fake_discord.wait_until(lambda: pegs.button_emoji(1).id == again.id, timeout=5,
+                                  what="the boards to show the new emoji")
+    await bot.close()
 
 
 @pytest.mark.parametrize(("status", "code", "message"), [

@@ -52,6 +52,9 @@ BOT_VARIABLES = (
     "SHARD_COUNT",
     "SHARD_IDS",
     "METRICS_PORT",
+    "ACTIVITY_PORT",
+    "ACTIVITY_HOST",
+    "DISCORD_CLIENT_SECRET",
 )
 
 #: ANSI colour codes (discord.py colours its log lines on a tty, and always inside Docker).
@@ -241,15 +244,14 @@ def bot_env(server: FakeDiscordServer, db: Path | str, guild: FakeGuild, **extra
     return env
 
 
-async def wait_ready(
-    server: FakeDiscordServer, bot: BotProcess, guild: FakeGuild, syncs_before: int
-) -> None:
-    """The bot synced its commands to the guild (again), identified, and processed READY."""
+async def wait_ready(server: FakeDiscordServer, bot: BotProcess, guild: FakeGuild) -> None:
+    """The bot synced its commands to the guild (or found them there), identified, and
+    processed READY."""
     state = server.state
 
     def synced() -> bool:
         names = {c["name"] for c in state.guild_commands.get(guild.id, [])}
-        return state.command_syncs > syncs_before and {"mastermind", "guess"} <= names
+        return "commands: " in bot.output and {"mastermind", "guess"} <= names
 
     def identified() -> bool:
         return any(s.identified.is_set() for s in server.sessions)
@@ -265,7 +267,9 @@ async def wait_ready(
     if bot.returncode is not None:
         await bot.finish()
         raise AssertionError(f"bot exited ({bot.returncode}) before it was ready:\n{bot.output}")
-    assert state.global_commands == [], "DEV_GUILD_ID set: commands belong to the guild only"
+    # (Discord's own Entry Point command, type 4, stays global where Activities are on)
+    assert [c for c in state.global_commands if c.get("type") != 4] == [], (
+        "DEV_GUILD_ID set: commands belong to the guild only")
     # discord.py logs this once it has handled READY
     await bot.wait_for_log("has connected to Gateway")
 
@@ -285,8 +289,8 @@ async def test_play_kill_restart_and_win(tmp_path: Path, db_path: Path | str) ->
 
         # ---- first run: start a game and make three wrong guesses
         async with bot_process(env, tmp_path) as bot:
-            await wait_ready(server, bot, guild, syncs_before=0)
-            assert re.search(rf"synced \d+ commands to server {guild.id}", bot.output)
+            await wait_ready(server, bot, guild)
+            assert re.search(rf"commands: \d+ synced \(server {guild.id};", bot.output)
             # the start-up line names the database, a password masked
             named = describe_database(db)
             assert f"from database {named} at schema version" in bot.output
@@ -333,7 +337,10 @@ async def test_play_kill_restart_and_win(tmp_path: Path, db_path: Path | str) ->
         # ---- second run on the same database: the board survived; win the game
         syncs = state.command_syncs
         async with bot_process(env, tmp_path) as bot:
-            await wait_ready(server, bot, guild, syncs_before=syncs)
+            await wait_ready(server, bot, guild)
+            # the commands Discord holds are the bot's: nothing written
+            assert re.search(rf"commands: \d+ unchanged \(server {guild.id}\)", bot.output)
+            assert state.command_syncs == syncs
 
             res = await server.slash("mastermind board", user=bob, guild=guild)
             board = res.embeds[0]
@@ -422,6 +429,23 @@ async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path, db_path
     assert all(m and m.group(1) in ("DEBUG", "INFO", "WARNING") for m in levels), bot.stderr
 
 
+async def test_a_refused_command_sync_is_discord_s_words_and_exit_2(tmp_path: Path) -> None:
+    """DEV_GUILD_ID of a server the app was not added to: Discord refuses its commands
+    (403, 50001). Said with Discord's code and message, never as a network problem. (Once:
+    the database plays no part.)"""
+    db = bot_database(tmp_path / "refused.sqlite3")
+    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
+        elsewhere = server.state.create_guild("Not Added", installed=False)
+        env = bot_env(server, db, elsewhere)
+        async with bot_process(env, tmp_path) as bot:
+            assert await bot.finish() == 2, bot.output
+    ours = [line for line in bot.stderr if line.startswith("mastermind-bot:")]
+    assert ours == [f"mastermind-bot: Discord refused the command sync (server {elsewhere.id}): "
+                    "HTTP 403 Forbidden, code 50001: Missing Access (the app was not added to "
+                    "this server)"], bot.output
+    assert "could not reach" not in bot.output and "Traceback" not in bot.output, bot.output
+
+
 async def test_token_from_dotenv_file(tmp_path: Path, db_path: Path | str) -> None:
     db = bot_database(db_path if is_postgres(db_path) else tmp_path / "from-dotenv.sqlite3")
     ((variable, where),) = database_env(db).items()
@@ -436,7 +460,7 @@ async def test_token_from_dotenv_file(tmp_path: Path, db_path: Path | str) -> No
         env = server.env(clean_environ())  # no DISCORD_TOKEN in the environment
         assert "DISCORD_TOKEN" not in env
         async with bot_process(env, tmp_path) as bot:
-            await wait_ready(server, bot, guild, syncs_before=0)
+            await wait_ready(server, bot, guild)
             res = await server.slash(
                 "mastermind help", user=server.state.create_user("u"), guild=guild
             )
@@ -458,7 +482,7 @@ async def test_sigint_shuts_down_cleanly_and_closes_the_database(tmp_path: Path,
         guild = server.state.create_guild("Sigint Guild")
         alice = server.state.create_user("alice")
         async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
-            await wait_ready(server, bot, guild, syncs_before=0)
+            await wait_ready(server, bot, guild)
             await server.slash("mastermind new", user=alice, guild=guild)
             await server.slash("guess", user=alice, guild=guild, code="1234")
             if is_postgres(db):

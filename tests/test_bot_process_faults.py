@@ -228,7 +228,7 @@ async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path, db
     async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
         guild = server.state.create_guild("Guild")
         async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
-            await wait_ready(server, bot, guild, syncs_before=0)
+            await wait_ready(server, bot, guild)
             session = await server.wait_for_session(STEP)
             await session.close(4004, "Authentication failed.")
             code = await bot.finish()
@@ -252,7 +252,7 @@ async def test_a_fatal_close_mid_move_drains_like_sigterm_then_says_one_line(
         guild = state.create_guild("Guild")
         alice = state.create_user("alice")
         async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
-            await wait_ready(server, bot, guild, syncs_before=0)
+            await wait_ready(server, bot, guild)
             opened = await server.slash("mastermind new", user=alice, guild=guild)
             first_board = opened.record.original_message_id
             ((secret,),) = query(db, "SELECT secret FROM games")
@@ -292,7 +292,7 @@ async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_pa
         channels = [state.create_channel(guild, f"c{k}") for k in range(25)]
         players = [state.create_user(f"p{k}") for k in range(25)]
         async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
-            await wait_ready(server, bot, guild, syncs_before=0)
+            await wait_ready(server, bot, guild)
             session = await server.wait_for_session(STEP)
             server._send_guild(session, guild)
             burst = []
@@ -330,7 +330,7 @@ async def test_no_token_reaches_the_log_at_debug(tmp_path, db_path):
         alice = state.create_user("alice")
         env = bot_env(server, db, guild, LOG_LEVEL="DEBUG")
         async with bot_process(env, tmp_path) as bot:
-            await wait_ready(server, bot, guild, syncs_before=0)
+            await wait_ready(server, bot, guild)
             started = await server.slash("challenge", user=alice, guild=guild)
             await server.slash("mastermind help", user=alice, guild=guild)
             assert await bot.stop(signal.SIGTERM) == 0

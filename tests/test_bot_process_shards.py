@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import re
 import signal
 import socket
 from collections.abc import Iterable
@@ -27,6 +28,7 @@ from conftest import discord_server
 from dbtools import is_postgres
 from fake_discord.models import FakeGuild, FakeUser
 from fake_discord.server import FakeDiscordServer, GatewaySession, shard_of
+from i18n_commands import synced_commands
 from prometheus_client.parser import text_string_to_metric_families
 from test_bot_process import (
     PASSWORD,
@@ -137,6 +139,9 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
             assert (":***@" in named) == is_postgres(db)
             assert f"serving shards 0, 1 of 4 from database {named} at" in bot_a.output
             assert f"serving shards 2, 3 of 4 from database {named} at" in bot_b.output
+            # one process syncs the commands: the one that runs shard 0
+            assert "commands: not synced here" in bot_b.output
+            assert re.search(r"commands: \d+ synced \(global;", bot_a.output)
 
             # ---- a game in each guild, all started and played at once
             starts = await asyncio.gather(*(
@@ -167,6 +172,8 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
             # ---- A again on the same file: its games are where they were
             async with bot_process(env_a, tmp_path) as bot_a2:
                 await wait_shards(server, bot_a2, (0, 1))
+                await bot_a2.wait_for_log("commands: ")
+                assert state.command_syncs == 1, "a restart finds them as they are"
                 for g in guilds[:2]:
                     res = await server.slash("mastermind board", user=bob, guild=g)
                     assert board_rows(res.embeds[0], players) == expected[g.id]
@@ -249,6 +256,8 @@ async def test_metrics_endpoint_on_loopback(tmp_path: Path) -> None:
         state = server.state
         guild = state.create_guild("Metrics", shard=(1, SHARDS))
         alice = state.create_user("alice")
+        # Shard 0's process syncs the commands (not started here): Discord holds them.
+        state.global_commands = await synced_commands(tmp_path / "synced.sqlite3")
         env = shard_env(server, db, "1", METRICS_PORT=str(port))
         async with bot_process(env, tmp_path) as bot, aiohttp.ClientSession() as http:
             await wait_shards(server, bot, (1,))

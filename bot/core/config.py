@@ -16,6 +16,7 @@ DEFAULT_IDLE_HOURS = 24.0
 #: (bench/memory_bench.py), whatever sizes are played.
 DEFAULT_MEMORY_MB = 256
 MIN_MEMORY_MB = 64
+DEFAULT_ACTIVITY_HOST = "127.0.0.1"
 #: Discord's largest shard count for ordinary bots (the gateway refuses more than it needs).
 MAX_SHARDS = 4096
 
@@ -39,6 +40,11 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     #: Local port of the Prometheus metrics endpoint (None: off).
     metrics_port: int | None = None
+    #: The Activity's web server (None: off), the address it listens on, and the OAuth2
+    #: client secret its token exchange needs (never logged, never in a repr).
+    activity_port: int | None = None
+    activity_host: str = DEFAULT_ACTIVITY_HOST
+    client_secret: str | None = None
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a log line
         return (
@@ -46,7 +52,9 @@ class Settings:
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
             f"idle_timeout={self.idle_timeout}, memory_budget={self.memory_budget}, "
             f"shard_count={self.shard_count}, shard_ids={self.shard_ids}, "
-            f"metrics_port={self.metrics_port})"
+            f"metrics_port={self.metrics_port}, activity_port={self.activity_port}, "
+            f"activity_host={self.activity_host!r}, client_secret="
+            f"{'<hidden>' if self.client_secret else None})"
         )
 
     __str__ = __repr__
@@ -135,11 +143,17 @@ def _metrics_env(env: Env) -> dict[str, Any]:
     return {"metrics_port": _metrics_port(env.get("METRICS_PORT", ""))}
 
 
+def _activity_env(env: Env) -> dict[str, Any]:
+    return _activity(env.get("ACTIVITY_PORT", ""), env.get("ACTIVITY_HOST", ""),
+                     env.get("DISCORD_CLIENT_SECRET", ""))
+
+
 #: Each setting's variable (as ``--check`` names it) and its reader, in the order checked.
 _READERS: tuple[tuple[str, Callable[[Env], dict[str, Any]]], ...] = (
     ("DISCORD_TOKEN", _token), ("DEV_GUILD_ID", _dev_guild), ("IDLE_TIMEOUT_HOURS", _idle),
     ("LOG_LEVEL", _log_level), ("MEMORY_BUDGET_MB", _memory), ("DATABASE_URL", _database_env),
     ("SHARD_COUNT", _shards_env), ("METRICS_PORT", _metrics_env),
+    ("ACTIVITY_PORT", _activity_env),
 )
 
 
@@ -197,6 +211,24 @@ def _metrics_port(text: str) -> int | None:
         raise ConfigError(f"METRICS_PORT must be a port number (1-65535), or empty for no "
                           f"metrics, got {text!r}")
     return int(text)
+
+
+def _activity(port_text: str, host: str, secret: str) -> dict[str, Any]:
+    """``ACTIVITY_PORT`` (empty: no Activity), ``ACTIVITY_HOST`` and the client secret the
+    Activity's sign-in needs (``DISCORD_CLIENT_SECRET``)."""
+    port_text, host, secret = port_text.strip(), host.strip(), secret.strip()
+    if not port_text:
+        return {"activity_port": None, "activity_host": host or DEFAULT_ACTIVITY_HOST,
+                "client_secret": secret or None}
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(f"ACTIVITY_PORT must be a port number (1-65535), or empty for no "
+                          f"Activity, got {port_text!r}")
+    if not secret:
+        raise ConfigError("ACTIVITY_PORT is set but DISCORD_CLIENT_SECRET is not: the Activity "
+                          "signs players in with it (Developer Portal -> OAuth2 -> Client "
+                          "Secret), or leave ACTIVITY_PORT empty for no Activity")
+    return {"activity_port": int(port_text), "activity_host": host or DEFAULT_ACTIVITY_HOST,
+            "client_secret": secret}
 
 
 def describe_database(target: str | os.PathLike) -> str:

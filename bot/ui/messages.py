@@ -8,8 +8,8 @@ from typing import Any
 import discord
 
 from i18n import command, tr, trn
-from i18n.numbers import number
 
+from ..core.durations import hours
 from ..core.enums import GameKind
 from ..core.errors import (
     AlreadyDone,
@@ -49,16 +49,6 @@ def player_name(name: str, limit: int = 40) -> str:
         name = name[: limit - 1].rstrip() + "\N{HORIZONTAL ELLIPSIS}"
     escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
     return escaped.replace("<", "\\<")
-
-
-def hours(seconds: float) -> str:
-    """``1 hour``, ``48 hours``, ``0.5 hours`` (``0,5 Stunden``): a fraction takes the plural
-    (and the reader's decimal sign); whole hours the plural form of their count."""
-    value = seconds / 3600
-    if value == int(value):
-        return trn("{count} hour", "{count} hours", int(value))
-    # TRANSLATORS: a fraction of hours such as 0.5 or 1.5 (the number is already written).
-    return tr("{hours} hours", hours=number(round(value, 2)))
 
 
 def board_link(game: GameRecord) -> str:

@@ -17,6 +17,8 @@ from i18n import catalog_locale, speaking, use_locale
 from i18n.catalogs import CHOICE_CONTEXT, FIELD_CONTEXTS, OPTION_CONTEXTS, lookup
 from i18n.commands import localize_commands
 
+from .client import bot_of
+
 _Location = app_commands.TranslationContextLocation
 #: The catalog context of each field discord.py asks to translate.
 CONTEXTS = {
@@ -40,8 +42,7 @@ def public_locale(interaction: discord.Interaction) -> str | None:
     in ``/mastermind settings``, else the server's own locale; in a DM, the user's."""
     if interaction.guild_id is None:
         return user_locale(interaction)
-    settings = getattr(interaction.client, "settings", None)  # MastermindBot's service
-    configured = settings.language(interaction.guild_id) if settings is not None else None
+    configured = bot_of(interaction).services.settings.language(interaction.guild_id)
     if configured:
         return catalog_locale(configured)
     guild_locale = interaction.guild_locale

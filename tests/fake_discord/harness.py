@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .activities import ActivityInstance, ActivityLaunch, ActivityStore
 from .errors import (
     BotErrors,
     DiscordRuleViolations,
@@ -196,6 +197,12 @@ class InteractionResult:
         return cb.data if cb is not None and cb.type == 9 else None
 
     @property
+    def launch(self) -> ActivityLaunch | None:
+        """The Activity this interaction's ``LAUNCH_ACTIVITY`` answer launched, if any."""
+        return next((launch for launch in self._state.activities.launches
+                     if launch.interaction_id == self.record.id), None)
+
+    @property
     def errors(self) -> list[BotError]:
         return list(self.record.errors)
 
@@ -349,6 +356,42 @@ class FakeDiscord:
 
     def dm(self, user: FakeUser) -> FakeChannel:
         return self.state.dm_channel(user)
+
+    # ----------------------------------------------------------------------- activities
+    def enable_activities(self) -> dict[str, Any]:
+        """Activities on: the ``EMBEDDED`` flag and the Entry Point command "Launch"
+        (see :mod:`fake_discord.activities`). Returns that command."""
+        return self.state.enable_activities()
+
+    @property
+    def activities(self) -> ActivityStore:
+        """Codes, tokens, instances, launches and the app's ``client_secret``."""
+        return self.state.activities
+
+    def authorize(self, user: FakeUser, scopes: Sequence[str] = ("identify",)) -> str:
+        """The Embedded App SDK's ``commands.authorize``: a single-use code for ``user``."""
+        return self.state.authorize(user, scopes)
+
+    def start_activity(self, channel: FakeChannel, *users: FakeUser) -> ActivityInstance:
+        """``users`` open the Activity in ``channel`` (joining the instance running there)."""
+        return self.state.start_activity(channel, *users)
+
+    async def entry_point(
+        self, bot: commands.Bot, *, user: FakeUser | FakeMember,
+        channel: FakeChannel | None = None, guild: FakeGuild | None = None,
+    ) -> ActivityLaunch | InteractionResult:
+        """``user`` picks the Entry Point command: Discord launches the Activity (handler 2)
+        or the bot answers the interaction (handler 1)."""
+        launched = self.state.launch_from_entry_point(user, channel, guild)
+        if isinstance(launched, ActivityLaunch):
+            return launched
+        return await self._run(bot, launched, timeout=None, expect_response=True)
+
+    def client_session(self) -> FakeClientSession:
+        """An ``aiohttp.ClientSession`` stand-in answering from this fake: for code that
+        calls Discord outside discord.py (OAuth2's token exchange, ``/users/@me`` with a
+        Bearer token, activity instances) at ``discord.http.Route.BASE``."""
+        return FakeClientSession(self.state)
 
     # ----------------------------------------------------------------------- inspection
     def message(self, message_id: int) -> FakeMessage:

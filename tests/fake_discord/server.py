@@ -35,6 +35,7 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
+from .activities import ActivityLaunch
 from .errors import FakeDiscordError, NoResponse
 from .harness import InteractionResult
 from .models import FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeUser
@@ -106,6 +107,14 @@ class GatewaySession:
         """Whether this session's shard gets the guild's events (DMs: shard 0)."""
         shard_id, count = self.shard
         return shard_of(guild_id, count) == shard_id
+
+
+def _bad_json() -> web.Response:
+    """Discord's answer to a body that is not JSON (50109, "The request body contains
+    invalid JSON.")."""
+    body = {"code": 50109, "message": "The request body contains invalid JSON."}
+    return web.Response(status=400, body=json.dumps(body).encode(),
+                        headers={"Content-Type": "application/json"})
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
@@ -247,9 +256,14 @@ class FakeDiscordServer:
                             len(data),
                         )
                     )
+        elif request.content_type == "application/x-www-form-urlencoded":
+            body = dict(await request.post())  # OAuth2's token endpoint
         elif request.can_read_body:
             raw = await request.text()
-            body = json.loads(raw) if raw else None
+            try:
+                body = json.loads(raw) if raw else None
+            except json.JSONDecodeError:
+                return _bad_json()
         api = ApiRequest(
             request.method,
             split_api_path(request.path),
@@ -363,7 +377,7 @@ class FakeDiscordServer:
                 "session_type": "normal",
                 "resume_gateway_url": self.gateway_url,
                 "shard": list(session.shard),
-                "application": {"id": str(st.application_id), "flags": 0},
+                "application": {"id": str(st.application_id), "flags": st.application_flags},
                 "private_channels": [],
                 "relationships": [],
                 "presences": [],
@@ -533,6 +547,17 @@ class FakeDiscordServer:
             custom_id = msg.component(label=label)["custom_id"]
         rec = self.state.new_component_interaction(msg, custom_id, user=user)
         return await self.send_interaction(rec, timeout=timeout, expect_response=expect_response)
+
+    async def entry_point(
+        self, *, user: FakeUser | FakeMember, channel: FakeChannel | None = None,
+        guild: FakeGuild | None = None, timeout: float | None = None,
+    ) -> ActivityLaunch | InteractionResult:
+        """``user`` picks the Entry Point command: Discord launches the Activity (handler 2),
+        or the connected bot answers the interaction (handler 1)."""
+        launched = self.state.launch_from_entry_point(user, channel, guild)
+        if isinstance(launched, ActivityLaunch):
+            return launched
+        return await self.send_interaction(launched, timeout=timeout)
 
     def announce_guild(self, guild: FakeGuild) -> None:
         """Send GUILD_CREATE for ``guild`` (e.g. created after READY) to every session."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import urllib.parse
+from collections.abc import Mapping
 from typing import Any
 
 import aiohttp
@@ -21,6 +23,8 @@ import yarl
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from .state import ApiRequest, ApiResponse, DiscordState
+
+FORM = "application/x-www-form-urlencoded"
 
 _REASONS = {
     200: "OK",
@@ -51,6 +55,10 @@ def parse_body(
     """Decode what discord.py hands aiohttp: a JSON string, or FormData with files."""
     if data is None:
         return None, []
+    if isinstance(data, Mapping):  # aiohttp form-encodes a dict (OAuth2's token endpoint)
+        return {str(k): str(v) for k, v in data.items()}, []
+    if isinstance(data, aiohttp.FormData) and not data.is_multipart:
+        return {t["name"]: str(v) for t, _h, v in data._fields}, []
     if isinstance(data, aiohttp.FormData):
         payload: Any = None
         files: list[tuple[str, int]] = []
@@ -73,6 +81,8 @@ def parse_body(
     if isinstance(data, bytes | bytearray):
         data = bytes(data).decode()
     if isinstance(data, str):
+        if (headers or {}).get("Content-Type", "").startswith(FORM):
+            return dict(urllib.parse.parse_qsl(data)), []
         return (json.loads(data) if data else None), []
     raise TypeError(f"fake session can't decode request body {type(data)!r}")
 
@@ -169,6 +179,9 @@ class FakeClientSession:
     def get(self, url: str | yarl.URL, **kwargs: Any) -> _RequestContext:
         return self.request("GET", url, **kwargs)
 
+    def post(self, url: str | yarl.URL, **kwargs: Any) -> _RequestContext:
+        return self.request("POST", url, **kwargs)
+
     async def _perform(self, method: str, url: str, kwargs: dict[str, Any]) -> FakeResponse:
         if self.closed:
             raise RuntimeError("Session is closed")
@@ -186,13 +199,18 @@ class FakeClientSession:
         body, files = parse_body(kwargs.get("data"), kwargs.get("headers"))
         if body is None and "json" in kwargs:
             body = kwargs["json"]
+        sent_headers = dict(kwargs.get("headers") or {})
+        data = kwargs.get("data")
+        if isinstance(data, Mapping) or (isinstance(data, aiohttp.FormData)
+                                         and not data.is_multipart):
+            sent_headers.setdefault("Content-Type", FORM)  # what aiohttp sends with a form
         req = ApiRequest(
             method,
             split_api_path(parsed.path),
             query,
             body,
             files,
-            dict(kwargs.get("headers") or {}),
+            sent_headers,
         )
         headers: CIMultiDict[str] = CIMultiDict(kwargs.get("headers") or {})
         traced = [(trace, trace.trace_config_ctx()) for trace in self._traces]

@@ -21,6 +21,15 @@ from typing import Any
 import discord
 
 from . import commands as cmds
+from .activities import (
+    EMBEDDED,
+    ENTRY_POINT_REMOVED,
+    ENTRY_POINT_REMOVED_MESSAGE,
+    LAUNCH_ACTIVITY,
+    ActivityInstance,
+    ActivityLaunch,
+    ActivityStore,
+)
 from .api import ApiRequest, ApiResponse
 from .api import Reject as _Reject
 from .api import form_error as _form_error
@@ -73,13 +82,14 @@ CALLBACK_TYPE_NAMES = {
     7: "update_message",
     8: "autocomplete_result",
     9: "modal",
+    12: "launch_activity",
 }
 ALLOWED_CALLBACKS = {
     PING: {1},
-    APPLICATION_COMMAND: {4, 5, 9},
-    MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+    APPLICATION_COMMAND: {4, 5, 9, LAUNCH_ACTIVITY},
+    MESSAGE_COMPONENT: {4, 5, 6, 7, 9, LAUNCH_ACTIVITY},
     AUTOCOMPLETE: {8},
-    MODAL_SUBMIT: {4, 5, 6, 7},
+    MODAL_SUBMIT: {4, 5, 6, 7, LAUNCH_ACTIVITY},
 }
 MESSAGE_FLAGS_SETTABLE = FLAG_EPHEMERAL | (1 << 2) | (1 << 12) | FLAG_COMPONENTS_V2
 CHAT_INPUT_MESSAGE_TYPE = 20
@@ -309,6 +319,8 @@ class DiscordState:
         #: The application's own emoji; messages may only use these custom emoji.
         self.app_emoji = AppEmojiStore(self.snowflake, self.application_id,
                                        self.bot_user.payload)
+        #: The app's Activity: off until :meth:`enable_activities`.
+        self.activities = ActivityStore(self.snowflake, self.application_id, self.clock)
         self._routes = self._build_routes()
 
     # ------------------------------------------------------------------ factories (for tests)
@@ -431,6 +443,58 @@ class DiscordState:
         )
         member.roles = [role]
         return member
+
+    def enable_activities(self) -> dict[str, Any]:
+        """Switch Activities on, as the Developer Portal does: the application gets the
+        ``EMBEDDED`` flag and Discord creates the Entry Point command "Launch" (handler 2)
+        among the global commands. Returns that command."""
+        self.activities.enabled = True
+        held = next((c for c in self.global_commands if c.get("type") == 4), None)
+        if held is None:
+            held = self._stored_command(self.activities.default_entry_point(), None)
+            self.global_commands.append(held)
+        return copy.deepcopy(held)
+
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 client secret (the bot's ``DISCORD_CLIENT_SECRET``)."""
+        return self.activities.client_secret
+
+    @property
+    def application_flags(self) -> int:
+        return EMBEDDED if self.activities.enabled else 0
+
+    def authorize(self, user: FakeUser, scopes: Sequence[str] = ("identify",), *,
+                  redirect_uri: str | None = None) -> str:
+        """The Embedded App SDK's ``commands.authorize`` for ``user``: a single-use code
+        (10 minutes) the app's server exchanges at ``POST /oauth2/token``."""
+        return self.activities.authorize(user, scopes, redirect_uri=redirect_uri)
+
+    def start_activity(self, channel: FakeChannel, *users: FakeUser) -> ActivityInstance:
+        """``users`` open the Activity in ``channel``: the instance running there, or a new
+        one (see :class:`~fake_discord.activities.ActivityInstance`: join, leave, end)."""
+        return self.activities.start(channel, *users)
+
+    def launch_from_entry_point(
+        self, user: FakeUser | FakeMember, channel: FakeChannel | None = None,
+        guild: FakeGuild | None = None,
+    ) -> ActivityLaunch | InteractionRecord:
+        """``user`` picks the app's Entry Point command in the App Launcher. Handler 2:
+        Discord launches the Activity itself (returns the launch); handler 1: the app gets
+        an application command interaction of type 4 to answer (returns it, to deliver)."""
+        user, channel, guild = self._context(user, channel, guild)
+        entry = next((c for c in self.global_commands if c.get("type") == 4), None)
+        if entry is None or not self.activities.enabled:
+            raise InvalidInteraction("the app has no Entry Point command (enable_activities())")
+        owners = self._check_command_available(entry, [entry["name"]], user, channel, guild)
+        if entry.get("handler") == 2:
+            return self.activities.launch(user, channel)
+        data = {"id": entry["id"], "name": entry["name"], "type": 4}
+        iid, token, payload = self._base_payload(APPLICATION_COMMAND, user, channel, guild,
+                                                 data, owners)
+        return self._register(InteractionRecord(iid, token, APPLICATION_COMMAND, payload, user,
+                                                channel, guild, self.clock(),
+                                                name=entry["name"]))
 
     # ------------------------------------------------------------------------- inspection
     def channel_history(
@@ -951,7 +1015,7 @@ class DiscordState:
     def _build_routes(self) -> list[tuple[str, re.Pattern[str], Callable[..., ApiResponse], bool]]:
         sf = r"(\d+)"
         table: list[tuple[str, str, Callable[..., ApiResponse], bool]] = [
-            ("GET", r"/users/@me", self._get_me, True),
+            ("GET", r"/users/@me", self._get_me, False),
             ("GET", rf"/users/{sf}", self._get_user, True),
             ("POST", r"/users/@me/channels", self._create_dm, True),
             ("GET", r"/oauth2/applications/@me", self._get_application, True),
@@ -981,11 +1045,17 @@ class DiscordState:
             ("GET", rf"/guilds/{sf}/roles", self._get_guild_roles, True),
             ("GET", rf"/guilds/{sf}/members/{sf}", self._get_member, True),
             *self.app_emoji.routes(sf),
+            *self.activities.routes(sf),
         ]
         return [(m, re.compile(f"^{p}$"), h, a) for m, p, h, a in table]
 
     # -------------------------------------------------------------------- simple getters
     def _get_me(self, req: ApiRequest) -> ApiResponse:
+        """The bot's user with the Bot token; with a user's Bearer token, that user."""
+        auth = {k.lower(): v for k, v in req.headers.items()}.get("authorization", "")
+        if auth.startswith("Bearer "):
+            return ApiResponse(200, self.activities.bearer_user(req))
+        self._check_auth(req)
         data = self.bot_user.payload()
         data.update(verified=True, mfa_enabled=False, locale="en-US")
         return ApiResponse(200, data)
@@ -1015,7 +1085,7 @@ class DiscordState:
             "owner": self.owner.payload(),
             "team": None,
             "verify_key": "0" * 64,
-            "flags": 0,
+            "flags": self.application_flags,
             "summary": "",
             "tags": [],
             "redirect_uris": [],
@@ -1100,9 +1170,34 @@ class DiscordState:
             raise _Reject(403, 50001, f"Missing Access (application {app_id} is not this bot)")
 
     def _get_commands(self, req: ApiRequest, app_id: str, gid: str | None = None) -> ApiResponse:
+        """Localization dictionaries only with ``?with_localizations=true`` (Discord's docs)."""
         self._check_app(app_id)
-        cmds_ = self.guild_commands.get(int(gid), []) if gid else self.global_commands
-        return ApiResponse(200, copy.deepcopy(cmds_))
+        if gid is not None:
+            self._guild(gid)  # 403 where the app was not added
+        cmds_ = copy.deepcopy(self.guild_commands.get(int(gid), []) if gid
+                              else self.global_commands)
+        if req.query.get("with_localizations") not in ("true", "True", "1"):
+            for cmd in cmds_:
+                _strip_localizations(cmd)
+        return ApiResponse(200, cmds_)
+
+    def _stored_command(self, cmd: dict[str, Any], gid: str | None) -> dict[str, Any]:
+        """``cmd`` as Discord holds it: its id (kept per scope, name and type), the app,
+        a new version and the defaults Discord fills in."""
+        cmd = copy.deepcopy(cmd)
+        key = (int(gid) if gid else None, cmd["name"], cmd.get("type", 1))
+        cid = self._command_ids.setdefault(key, self.snowflake())
+        cmd.update(id=str(cid), application_id=str(self.application_id),
+                   version=str(self.snowflake()))
+        cmd.setdefault("type", 1)
+        cmd.setdefault("default_member_permissions", None)
+        cmd.setdefault("nsfw", False)
+        if gid:
+            cmd["guild_id"] = str(gid)
+        else:
+            cmd.setdefault("contexts", None)
+            cmd.setdefault("integration_types", list(cmds.APP_INTEGRATION_TYPES))
+        return cmd
 
     def _put_commands(self, req: ApiRequest, app_id: str, gid: str | None = None) -> ApiResponse:
         self._check_app(app_id)
@@ -1112,22 +1207,12 @@ class DiscordState:
         if not isinstance(body, list):
             raise _form_error([FieldError((), "BASE_TYPE_ARRAY", "Must be an array.")])
         errors = _check_command_schema(body)
+        errors += self.activities.entry_point_errors(body, guild=gid is not None)
         if errors:
             raise _form_error(errors)
-        stored = []
-        for cmd in body:
-            cmd = copy.deepcopy(cmd)
-            key = (int(gid) if gid else None, cmd["name"], cmd.get("type", 1))
-            cid = self._command_ids.setdefault(key, self.snowflake())
-            cmd.update(
-                id=str(cid), application_id=str(self.application_id), version=str(self.snowflake())
-            )
-            cmd.setdefault("type", 1)
-            cmd.setdefault("default_member_permissions", None)
-            cmd.setdefault("nsfw", False)
-            if gid:
-                cmd["guild_id"] = str(gid)
-            stored.append(cmd)
+        if gid is None and not self.activities.keeps_entry_point(self.global_commands, body):
+            raise _Reject(400, ENTRY_POINT_REMOVED, ENTRY_POINT_REMOVED_MESSAGE)
+        stored = [self._stored_command(cmd, gid) for cmd in body]
         if gid:
             self.guild_commands[int(gid)] = stored
         else:
@@ -1196,6 +1281,10 @@ class DiscordState:
             errors = []
         if ctype in (4, 7, 9):
             errors += self.app_emoji.unknown_references(data, ("data",))
+        if ctype == LAUNCH_ACTIVITY and not self.activities.enabled:
+            errors = [FieldError(("type",), "INTERACTION_RESPONSE_TYPE_INVALID",
+                                 "LAUNCH_ACTIVITY is only available for apps with Activities "
+                                 "enabled (the EMBEDDED flag)")]
         if errors:
             raise _form_error(errors)
         if ctype in (4, 5) and rec.forced_ephemeral:
@@ -1225,12 +1314,17 @@ class DiscordState:
             message = self.messages[rec.source_message_id]
             self._edit_message(message, data, req.files, interaction=rec)
             rec.original_message_id = message.id
+        launch = (self.activities.launch(rec.user, rec.channel, rec.id)
+                  if ctype == LAUNCH_ACTIVITY else None)
         rec.acknowledged.set()
 
         if req.query.get("with_response") not in ("1", "true", "True"):
             return ApiResponse(204)
         info: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
         resource: dict[str, Any] = {"type": ctype}
+        if launch is not None:
+            info["activity_instance_id"] = launch.instance.instance_id
+            resource["activity_instance"] = {"id": launch.instance.instance_id}
         if message is not None:
             info.update(
                 response_message_id=str(message.id),
@@ -1560,6 +1654,14 @@ class DiscordState:
 
 
 # ------------------------------------------------------------------------- schema checks
+def _strip_localizations(node: dict[str, Any]) -> None:
+    """What a GET without ``with_localizations`` leaves of a command: no dictionaries."""
+    node.pop("name_localizations", None)
+    node.pop("description_localizations", None)
+    for child in [*(node.get("options") or []), *(node.get("choices") or [])]:
+        _strip_localizations(child)
+
+
 def _check_command_schema(commands: list[Any]) -> list[FieldError]:
     errors: list[FieldError] = []
     if len(commands) > 100:

@@ -12,9 +12,11 @@ from i18n import tr
 
 from ...core.errors import MalformedButton
 from ...core.records import GameRecord
-from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ...ui import launch
+from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 from ..analysis.buttons import analyse_view
-from ..picker import Picker, open_button
+from ..picker.buttons import open_button
+from ..picker.state import Picker
 
 AGAIN = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
 GUESS = "\N{DIRECT HIT}"
@@ -72,4 +74,4 @@ def board_view(game: GameRecord) -> discord.ui.View | None:
         return play_again_view(game, analyse_view(game))
     view = discord.ui.View(timeout=None)
     view.add_item(guess_button(game))
-    return view
+    return launch.add_to(view)

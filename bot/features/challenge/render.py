@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 import discord
-from babel.numbers import format_decimal
 
 from engine import DEFAULT_STRATEGY, Feedback, Mistake, Rules, get_strategy, possible_feedbacks
-from i18n import SOURCE, current_locale, tr, trc, trn
+from i18n import tr, trc, trn
+from i18n.numbers import number
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord
@@ -229,7 +229,7 @@ def _question(state: ChallengeState, black: int | None) -> str:
 
 
 def _codes_left(game: GameRecord, left: int) -> str:
-    shown = format_decimal(left, locale=current_locale() or SOURCE)
+    shown = number(left)
     if not game.replies:
         return trn("{shown} possible code", "{shown} possible codes", left, shown=shown)
     return trn("{shown} code fits your replies", "{shown} codes fit your replies", left,

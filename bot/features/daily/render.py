@@ -6,13 +6,13 @@ import discord
 
 from engine import Code, example, format_code
 from i18n import command, tr, trn
+from i18n.numbers import day as show_day
+from i18n.numbers import number
 
 from ...core.records import DailyPlay
 from ...ui.messages import mention, player_name, says
 from ...ui.pegs import code_line, feedback_row, legend, share_rows
 from ..analysis.buttons import AnalyseButton
-from ..stats.formats import day as show_day
-from ..stats.formats import whole
 from .errors import DailyAlreadyPlayed, DailyNotFinished, DailyRaced, DailyRepeat
 from .service import DAILY_RULES, DayStanding
 
@@ -21,8 +21,8 @@ RULES = DAILY_RULES
 
 def _standing_line(standing: DayStanding) -> str:
     """``3 of 5 solved · you are #2``."""
-    line = tr("{solved} of {finished} solved", solved=whole(standing.solved),
-              finished=whole(standing.finished))
+    line = tr("{solved} of {finished} solved", solved=number(standing.solved),
+              finished=number(standing.finished))
     if standing.rank:
         line += " · " + tr("you are #{rank}", rank=standing.rank)
     return line

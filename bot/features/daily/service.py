@@ -18,10 +18,10 @@ from ...core.codes import read_code
 from ...core.enums import DailyStatus
 from ...core.records import DailyPlay
 from ...core.results import utc
+from ...core.streaks import streaks
 from ...services.games import GameService
 from ...store import StaleWrite, once
 from ...store.daily import DailyRow, DailyStore
-from ..stats.service import streaks
 from .errors import DailyAlreadyPlayed, DailyNotFinished, DailyOver, DailyRaced, DailyRepeat
 
 #: The daily is always the classic game: 4 pegs, 6 colours, 10 guesses, repeats allowed.

@@ -16,7 +16,7 @@ from ...store.puzzles import PuzzlePlay
 from ...ui.options import CodeText
 from ...ui.pegs import typed_code
 from ...ui.places import usable
-from ..picker import register
+from ..picker.purposes import register
 from .buttons import AnotherPuzzleButton, puzzle_view
 from .picking import AnswerPurpose
 from .render import puzzle_embed

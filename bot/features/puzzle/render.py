@@ -11,12 +11,12 @@ import discord
 
 from engine.puzzle import Level
 from i18n import tr, trn
+from i18n.numbers import day as show_day
+from i18n.numbers import number
 
 from ...store.puzzles import PuzzlePlay
 from ...ui.messages import says
 from ...ui.pegs import code_line, feedback_row, key_pegs
-from ..stats.formats import day as show_day
-from ..stats.formats import whole
 from .errors import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered
 from .service import miss_of
 
@@ -66,7 +66,7 @@ def puzzle_embed(play: PuzzlePlay, *, streak: tuple[int, int] | None = None,
         # TRANSLATORS: {count} players answered today's puzzle; English says "players" always.
         parts.append("-# " + trn("Today {solved} of {count} players solved it.",
                                  "Today {solved} of {count} players solved it.", tally[0],
-                                 solved=whole(tally[1])))
+                                 solved=number(tally[1])))
     embed = discord.Embed(title=puzzle_title(play), description="\n\n".join(parts), colour=colour)
     footer = LEVEL_WORDS[play.level]()
     if play.open:

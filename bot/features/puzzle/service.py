@@ -15,11 +15,11 @@ from engine.puzzle import Level, Puzzle, check_answer, generate
 from ...core.codes import read_code
 from ...core.errors import AlreadyDone
 from ...core.results import utc
+from ...core.streaks import streaks
 from ...services.games import GameService
 from ...store import once
 from ...store.puzzles import PuzzlePlay, PuzzleStore
 from ..daily.service import DailyService
-from ..stats.service import streaks
 from .errors import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered
 
 #: The day's puzzle: classic size, medium reasoning, the same for everyone.

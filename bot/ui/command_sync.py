@@ -1,0 +1,136 @@
+"""The slash commands synced as a deploy wants them: only when what the bot would send
+differs from what Discord holds, keeping the commands Discord made itself.
+
+discord.py's ``CommandTree.sync`` overwrites the commands at every start. Discord counts
+each new command against a daily limit, and once an application has Activities on, Discord
+holds an Entry Point command (``PRIMARY_ENTRY_POINT``, type 4) that the tree doesn't know:
+a bulk overwrite leaving it out is refused whole (400, code 50240). So the held commands
+are read first (``GET`` with their localizations), compared with the tree's payload (its
+translations included), and only a difference is written, with the Entry Point command
+re-sent as Discord returned it (``handler``, ``contexts`` and ``integration_types`` kept).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.http import Route
+
+#: ``PRIMARY_ENTRY_POINT``: the command that opens the app's Activity.
+ENTRY_POINT = 4
+#: What Discord adds to a command it holds: not part of what the bot declares.
+_HELD_ONLY = frozenset({"id", "application_id", "version", "guild_id", "name_localized",
+                        "description_localized"})
+#: Fields whose absence means this value (Discord fills some, discord.py sends others).
+_DEFAULTS: dict[str, Any] = {"type": 1, "nsfw": False, "dm_permission": True,
+                             "required": False, "autocomplete": False}
+#: Lists whose order means nothing.
+_SETS = frozenset({"contexts", "integration_types", "channel_types"})
+
+
+@dataclass(frozen=True)
+class CommandSync:
+    """What start-up did with the commands."""
+
+    #: "global", or "server <id>" for the development server.
+    scope: str
+    #: The commands the bot declares.
+    declared: int
+    #: Whether they were written (False: Discord already held them as they are).
+    written: bool
+    #: Names of the commands Discord made that were kept (the Entry Point command).
+    kept: tuple[str, ...]
+
+
+class CommandSyncRefused(Exception):
+    """Discord refused to give or take the commands: its code and message say why, and no
+    retry will change that."""
+
+    def __init__(self, scope: str, error: discord.HTTPException) -> None:
+        self.scope, self.error = scope, error
+        reason = getattr(error.response, "reason", "") or ""
+        text = " ".join(str(error.text).split()) or "no message"
+        super().__init__(f"Discord refused the command sync ({scope}): HTTP {error.status} "
+                         f"{reason}, code {error.code}: {text}".replace("  ", " "))
+
+
+async def sync_commands(tree: app_commands.CommandTree[Any],
+                        guild: discord.abc.Snowflake | None = None) -> CommandSync:
+    """Write the tree's commands (global, or ``guild``'s) when Discord holds others.
+
+    Raises :class:`CommandSyncRefused` for Discord's refusals (4xx); its server errors
+    (:class:`discord.DiscordServerError`) and network errors pass through."""
+    client = tree.client
+    if client.application_id is None:
+        raise app_commands.MissingApplicationID
+    scope = "global" if guild is None else f"server {guild.id}"
+    declared = await _declared(tree, guild)
+    try:
+        held = await _held(client.http, client.application_id, guild)
+        kept = [c for c in held if c.get("type") == ENTRY_POINT]
+        if _canonical(declared) == _canonical([c for c in held if c not in kept]):
+            return CommandSync(scope, len(declared), False, _names(kept))
+        if guild is None:
+            await client.http.bulk_upsert_global_commands(client.application_id,
+                                                          declared + kept)
+        else:
+            await client.http.bulk_upsert_guild_commands(client.application_id, guild.id,
+                                                         declared)
+    except discord.DiscordServerError:
+        raise
+    except discord.HTTPException as exc:
+        raise CommandSyncRefused(scope, exc) from exc
+    return CommandSync(scope, len(declared), True, _names(kept))
+
+
+async def _declared(tree: app_commands.CommandTree[Any],
+                    guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+    """The payload ``CommandTree.sync`` would send, translations included."""
+    commands = tree._get_all_commands(guild=guild)
+    translator = tree.translator
+    if translator is None:
+        return [command.to_dict(tree) for command in commands]
+    return [await command.get_translated_payload(tree, translator) for command in commands]
+
+
+async def _held(http: discord.http.HTTPClient, application_id: int,
+                guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+    """The commands Discord holds, with their whole localization dictionaries."""
+    if guild is None:
+        route = Route("GET", "/applications/{application_id}/commands",
+                      application_id=application_id)
+    else:
+        route = Route("GET", "/applications/{application_id}/guilds/{guild_id}/commands",
+                      application_id=application_id, guild_id=guild.id)
+    return list(await http.request(route, params={"with_localizations": "true"}))
+
+
+def _canonical(commands: list[dict[str, Any]]) -> list[Any]:
+    """Commands in a form where what Discord and discord.py write differently compares
+    equal: by type and name, without what Discord adds, defaults and empty values left out."""
+    return sorted((_plain(c) for c in commands),
+                  key=lambda c: (c.get("type", 1), c.get("name", "")))
+
+
+def _plain(node: Any, key: str = "") -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for field, value in node.items():
+            value = _plain(value, field)
+            if field in _HELD_ONLY or value in (None, [], {}) or (
+                    field in _DEFAULTS and value == _DEFAULTS[field]
+                    and type(value) is type(_DEFAULTS[field])):
+                continue
+            out[field] = value
+        return out
+    if isinstance(node, list):
+        items = [_plain(item) for item in node]
+        return sorted(items) if key in _SETS else items
+    return node
+
+
+def _names(commands: list[dict[str, Any]]) -> tuple[str, ...]:
+    return tuple(str(c.get("name")) for c in commands)
