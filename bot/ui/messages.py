@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from engine import example
-from i18n import tr, trn
+from i18n import command, tr, trn
 
 from ..core.durations import hours
 from ..core.enums import CodeEntry, GameKind
@@ -290,6 +290,6 @@ def _bad_code(error: BadCode) -> tuple[str, str]:
     shown = _SYNTAX.get(error.entry, str)(example(error.rules))
     return tr("That is not a valid code"), tr(
         "{reason}.\nThis game: {rules}. Example: `{example}`.", reason=_capital(error.reason),
-        rules=error.rules.describe(), example=shown)
+        rules=error.rules.describe(), example=command(shown))
 
 

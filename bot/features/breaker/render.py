@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import discord
 
 from engine import Rules, example, format_code
-from i18n import tr, trn
+from i18n import command, tr, trn
 
 from ...core.enums import CodeEntry, GameStatus
 from ...core.records import GameRecord, GuessRecord
@@ -107,11 +107,11 @@ def _footer(game: GameRecord) -> str:
     if not game.active:
         return f"{game_label(game)} · {rules.describe()}"
     if not game.guesses:
-        return f"{game_label(game)} · {guesses(rules.max_guesses)} · /mastermind help"
+        return f"{game_label(game)} · {guesses(rules.max_guesses)} · {command('/mastermind help')}"
     left = trn("{left} of {count} guess left", "{left} of {count} guesses left",
                rules.max_guesses, left=game.guesses_left)
     pegs = tr("{black} right place · {white} wrong place", black=BLACK_PEG, white=WHITE_PEG)
-    return f"{game_label(game)} · {left} · {pegs} · /guess {example(rules)}"
+    return f"{game_label(game)} · {left} · {pegs} · {command('/guess ' + example(rules))}"
 
 
 def _guessers(game: GameRecord) -> str:

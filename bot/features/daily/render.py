@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from engine import Code, example, format_code
-from i18n import tr, trn
+from i18n import command, tr, trn
 from i18n.numbers import day as show_day
 from i18n.numbers import number
 
@@ -41,7 +41,7 @@ def daily_embed(day: str, play: DailyPlay | None, *, secret: Code | None,
         # count reads right, e.g. "Guesses left: {left}/{total}".
         head = tr("Today's code is the same for everyone, on every server. Only you see this "
                   "board. {left} of {total} guesses left: `{command}`", left=left,
-                  total=RULES.max_guesses, command=f"/daily play guess:{example(RULES)}")
+                  total=RULES.max_guesses, command=command(f"/daily play guess:{example(RULES)}"))
         colour = discord.Colour.blurple()
         title = tr("Daily code · {day}", day=shown)
     else:
