@@ -105,3 +105,28 @@ def test_a_deciding_budget_other_than_the_live_one_never_makes_the_book_worse(mo
 def test_forked_workers_build_the_same_book():
     plan = _plan_4x6(candidates=(2, 0))  # two or three first guesses played out, in parallel
     assert BookBuilder(plan, processes=2).build() == BookBuilder(plan).build()
+
+
+def test_build_trees_books_starts_from_the_books_of_the_previous_folder(tmp_path, monkeypatch):
+    # How a shipped book's inputs are named (docs/engine.md, "Opening books"): the previous
+    # book from a folder, or from no book when the folder has none of that size.
+    import io
+
+    from cli import build_trees
+    from cli.main import main
+
+    plan = _plan_4x6(candidates=(1,), kept=1)  # the first guess only, kept where given
+    monkeypatch.setattr(build_trees, "BOOK_PLANS", (plan,))
+    other = space_for(plan.rules).index((1, 2, 3, 4))
+    given, empty = tmp_path / "given", tmp_path / "empty"
+    given.mkdir()
+    empty.mkdir()
+    (given / "4x6.json").write_text(book_json(plan, {b"": other}, 0.0))
+    books = {}
+    for folder in (given, empty):
+        out = tmp_path / f"out-{folder.name}"
+        argv = ["build-trees", "--books", "4x6", "--previous", str(folder), "--out", str(out)]
+        assert main(argv, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()) == 0
+        books[folder.name] = parse_book(plan.rules, (out / "4x6.json").read_text())
+    assert books["given"] == {b"": other}
+    assert books["empty"] == BookBuilder(plan).build() != books["given"]
