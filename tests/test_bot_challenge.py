@@ -164,6 +164,8 @@ async def test_contradiction_take_back_and_reveal(fake_discord, start_bot, world
     typo = await fake_discord.submit_modal(bot, opened, {"code": "65"}, user=world.alice)
     assert typo.ephemeral and "Expected 4 pegs, got 2" in typo.embed["description"]
     assert snapshot(db_path)["games"][0]["status"] == "active"
+    # The answered form has closed (as in Discord): the Type button opens it again.
+    opened = await tap(fake_discord, bot, picker, "t", world.alice)
     revealed = await fake_discord.submit_modal(bot, opened, {"code": secret}, user=world.alice)
     assert fake_discord.message(picker.id).content.startswith("You revealed")
     board = revealed.followups[0]  # the finished board, in the channel
