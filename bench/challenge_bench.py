@@ -47,29 +47,29 @@ async def play(fake, bot, user, guild, channel, secret: str, options: dict,
         fb = score(secret, guess)
         gid = board.custom_ids[0].split(":")[2]
         reply = f"mmc:r:{gid}:{turn}:{fb.black}:{fb.white}"
-        bot.challenges.solver_seconds = 0.0
+        bot.services.challenges.solver_seconds = 0.0
         begin = time.perf_counter()
         if reply not in board.custom_ids:
             await fake.click(bot, board, f"mmc:b:{gid}:{turn}:{fb.black}", user=user)
             board = fake.message(board.id)
         await fake.click(bot, board, reply, user=user)
         clicks.append(time.perf_counter() - begin)
-        think.append(bot.challenges.solver_seconds)
+        think.append(bot.services.challenges.solver_seconds)
         board = fake.message(board.id)
 
 
 def instrument(bot) -> None:
-    original = bot.challenges.solvers.run
+    original = bot.services.challenges.solvers.run
 
     async def timed(function, *args, **kwargs):
         begin = time.perf_counter()
         try:
             return await original(function, *args, **kwargs)
         finally:
-            bot.challenges.solver_seconds += time.perf_counter() - begin
+            bot.services.challenges.solver_seconds += time.perf_counter() - begin
 
-    bot.challenges.solver_seconds = 0.0
-    bot.challenges.solvers.run = timed
+    bot.services.challenges.solver_seconds = 0.0
+    bot.services.challenges.solvers.run = timed
 
 
 def report(label: str, games: list[int], think: list[float], clicks: list[float]) -> None:

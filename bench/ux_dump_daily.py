@@ -28,7 +28,7 @@ def daily_code(db: Path, bot: MastermindBot) -> str:
     with contextlib.closing(sqlite3.connect(db)) as conn:
         (seed,), = conn.execute(
             "SELECT value FROM bot_settings WHERE name = 'daily_seed'").fetchall()
-    return format_code(secret_for(seed, bot.daily.today()))
+    return format_code(secret_for(seed, bot.services.daily.today()))
 
 
 async def screens(scene: Scene, out: Path) -> dict[str, list[dict]]:
@@ -44,7 +44,7 @@ async def screens(scene: Scene, out: Path) -> dict[str, list[dict]]:
         last = await scene.slash("guess", carol if code == secret else alice, code=code)
     clicked = await scene.click(last.message, "mma:g:1", bob)
     found["analysis"] = [scene.payload(clicked.message)]
-    game = await scene.bot.games.get(1)
+    game = await scene.bot.services.games.get(1)
     assert game is not None
     (out / "analysis_chart.png").write_bytes(build_report(source_of_game(game)).chart)
 

@@ -39,7 +39,7 @@ def personal(locale: str, out: Path):
         for player in scene.players:
             player.user.locale = locale
         seed = _one(scene.db, "SELECT value FROM bot_settings WHERE name = 'daily_seed'")
-        secret = format_code(secret_for(seed, scene.bot.daily.today()))
+        secret = format_code(secret_for(seed, scene.bot.services.daily.today()))
         screens: dict[str, list[dict]] = {}
 
         first = await scene.slash("daily play", alice, guess=_wrong(secret, 0))
@@ -84,7 +84,7 @@ def personal(locale: str, out: Path):
 
         analysed = await scene.click(won.message, won.message.custom_ids[0], alice)
         screens[f"analysis_{locale}"] = [scene.payload(analysed.messages[-1])]
-        game = await scene.bot.games.get(int(_one(scene.db, "SELECT MAX(id) FROM games")))
+        game = await scene.bot.services.games.get(int(_one(scene.db, "SELECT MAX(id) FROM games")))
         assert game is not None
         with speaking(catalog_locale(locale)):
             report = build_report(source_of_game(game))

@@ -24,26 +24,21 @@ from .core.config import DEFAULT_ACTIVITY_HOST, DEFAULT_MEMORY_MB, Settings, des
 from .core.errors import StorageUnavailable
 from .core.metrics import Metrics
 from .core.results import utc
-from .features.breaker.service import BreakerService
-from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache, in_thread
-from .features.daily.service import DailyService
-from .features.match.service import MatchService
-from .features.settings.service import SettingsService
-from .features.stats.service import StatsService
 from .metrics_endpoint import MetricsEndpoint
-from .services.emoji_use import EmojiUseService
-from .services.games import DEFAULT_IDLE_TIMEOUT, GameService
+from .services.games import DEFAULT_IDLE_TIMEOUT
 from .store import Database, GameStore
 from .ui import boards, pegs
 from .ui.app_emoji import Sync, sync_pegs
+from .ui.buttons import UnknownButton, unknown_button
 from .ui.command_sync import sync_commands
 from .ui.ordering import InteractionOrder
 from .ui.peg_images import peg_images
-from .ui.responses import MastermindTree, UnknownButton, action_labels, unknown_button
+from .ui.reply_metrics import action_labels
+from .ui.responses import MastermindTree
 from .ui.rest_budget import RestBudget, share, trace
 from .ui.translation import CatalogTranslator
-from .wiring import build_services
+from .wiring import Services, build_services
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +81,9 @@ def _board_size(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
     return "unknown"
 
 
-#: Each feature package's ``setup`` adds its cog. They are imported rather than loaded with
+#: Each feature package's ``setup`` imports its cog and adds it (the cog is imported there and
+#: not at the top of the package, so that importing a feature's service, as ``bot/wiring.py``
+#: does, loads neither discord.py nor any cog). They are imported rather than loaded with
 #: ``load_extension``: discord.py's ``close`` unloads extensions and drops their modules from
 #: ``sys.modules``, so every start in one process (the tests start thousands) ran each
 #: feature's modules again (0.15 s) and made second copies of their classes and errors.
@@ -117,13 +114,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
 
     #: Built in ``setup_hook`` once the database is open; features take what they need.
     db: Database
-    games: GameService
-    breaker: BreakerService
-    challenges: ChallengeService
-    matches: MatchService
-    stats: StatsService
-    daily: DailyService
-    settings: SettingsService
+    services: Services
 
     def __init__(
         self,
@@ -248,13 +239,10 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             await self._metrics_endpoint.start()
         # Half the memory budget for the engine's shared tables, half for solver sessions.
         engine_memory.set_budget(self.memory_budget - self.memory_budget // 2)
-        services = await build_services(
+        self.services = await build_services(
             self.db, clock=self.clock, idle_timeout=self.idle_timeout,
             solvers=SolverCache(max_bytes=self.memory_budget // 2, run=self._timed_solver),
             turn_mark=self.interaction_order.mark)
-        self.settings, self.games = services.settings, services.games
-        self.breaker, self.challenges = services.breaker, services.challenges
-        self.matches, self.stats, self.daily = services.matches, services.stats, services.daily
         for feature in FEATURES:  # imported, not loaded as extensions: see FEATURES
             await importlib.import_module(feature).setup(self)
         await self.tree.set_translator(CatalogTranslator())
@@ -269,7 +257,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         try:
             async with asyncio.timeout(self.emoji_timeout):
                 images = await asyncio.to_thread(peg_images)
-                sync = await sync_pegs(self, images, EmojiUseService(self.db, clock=self.clock))
+                sync = await sync_pegs(self, images, self.services.emoji_use)
         except _PEG_FAILURES as exc:
             why = (f"no answer within {self.emoji_timeout:g} s" if isinstance(exc, TimeoutError)
                    else " ".join(str(exc).split()) or type(exc).__name__)

@@ -1,7 +1,10 @@
 """The bot's services, built in one order with what each consults: the servers' settings
 first, then the game service with their rules and the match's hooks, then the features'
-services on top of it. Discord-free: the bot (``MastermindBot.setup_hook``) and the
-service-level tests (``tests/service_kit.py``) both build them here."""
+services on top of it. Every service is built here and nowhere else: the bot
+(``MastermindBot.setup_hook``, which keeps the one :class:`Services` as ``bot.services``)
+and the service-level tests (``tests/service_kit.py``) both take them from here.
+Discord-free: importing this module loads neither discord.py nor any cog
+(``tests/test_layers.py``)."""
 
 from __future__ import annotations
 
@@ -9,20 +12,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .core.clock import Clock
+from .features.activity.service import ActivityGames
+from .features.analysis.service import AnalysisService
 from .features.breaker.service import BreakerService
 from .features.challenge.service import ChallengeService
 from .features.challenge.solvers import SolverCache
 from .features.daily.service import DailyService
+from .features.hints.service import HintService
 from .features.match.halves import HalfRounds
 from .features.match.service import MatchService
+from .features.puzzle.service import PuzzleService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
+from .services.emoji_use import EmojiUseService
 from .services.games import GameService, IdleRule
 from .store import Database
 
 
 @dataclass(frozen=True)
 class Services:
+    """Every service of the bot, each built once on the same database."""
+
     settings: SettingsService
     games: GameService
     breaker: BreakerService
@@ -30,11 +40,16 @@ class Services:
     matches: MatchService
     stats: StatsService
     daily: DailyService
+    hints: HintService
+    puzzles: PuzzleService
+    analysis: AnalysisService
+    emoji_use: EmojiUseService
+    activity: ActivityGames
 
 
 async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
                          solvers: SolverCache, turn_mark: Callable[[], int]) -> Services:
-    """Every shared service on ``db`` (the servers' settings loaded); ``solvers``: the
+    """Every service on ``db`` (the servers' settings loaded); ``solvers``: the
     challenges' solver sessions, ``turn_mark``: an id no earlier than any action received
     (see :class:`ChallengeService`)."""
     settings = SettingsService(db, clock=clock, default_idle_hours=idle_timeout / 3600)
@@ -43,8 +58,15 @@ async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
     halves = HalfRounds(clock=clock, idle=idle)
     games = GameService(db, clock=clock, idle=idle, channel_allowed=settings.check_channel,
                         end_hooks=[halves.on_game_end], channel_checks=[halves.check_channel])
+    daily = DailyService(games)
+    breaker = BreakerService(games)
+    challenges = ChallengeService(games, solvers, turn_mark)
+    puzzles = PuzzleService(games, daily)
     return Services(
-        settings=settings, games=games, breaker=BreakerService(games),
-        challenges=ChallengeService(games, solvers, turn_mark),
+        settings=settings, games=games, breaker=breaker, challenges=challenges,
         matches=MatchService(games, halves), stats=StatsService(db, clock=clock),
-        daily=DailyService(games))
+        daily=daily, hints=HintService(games, settings.hints_allowed),
+        puzzles=puzzles, analysis=AnalysisService(games, daily),
+        emoji_use=EmojiUseService(db, clock=clock),
+        activity=ActivityGames(games=games, breaker=breaker, daily=daily, puzzles=puzzles,
+                               challenges=challenges, settings=settings))

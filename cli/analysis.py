@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from engine import Code, Rules, Turn
 from engine.analysis import GameAnalysis, MoveAnalysis, analyse
 from i18n import tr, trn
+from i18n.numbers import number
 
 from .render import Style
 from .words import columns as visible
-from .words import number, words
+from .words import words
 
 #: Columns the analysis fits in when the output is not a terminal (a pipe, a file).
 WIDTH = 100

@@ -21,10 +21,11 @@ from engine import (
     parse_code,
 )
 from i18n import tr, trn
+from i18n.numbers import number
 
 from .render import Style
 from .session import Quit, Read, ask, handle_common_word
-from .words import aligned, columns, indented, means, number, typed
+from .words import aligned, columns, indented, means, typed
 
 _LABELLED = re.compile(r"(\d+)\s*(blacks?|b|whites?|w)(?![a-z])[\s,;/&+-]*|and\s*")
 _NUMBERS = re.compile(r"[\s,;/:-]+")

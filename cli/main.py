@@ -24,6 +24,7 @@ from engine import (
 )
 from engine.puzzle import Level, PuzzleError
 from i18n import from_environment, speaking, tr
+from i18n.numbers import number
 
 from . import build_trees
 from .analysis import print_analysis
@@ -35,7 +36,6 @@ from .puzzle import puzzle_for, solve_puzzle
 from .render import Style, histogram
 from .screen import fitted
 from .session import Read
-from .words import number
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -123,7 +123,7 @@ class Progress:
         self.last = now
         text = tr("{label}: {done}/{total} codes ({percent}%)", label=self.label,
                   done=number(done), total=number(total),
-                  percent=number(100 * done / max(total, 1)))
+                  percent=number(100 * done / max(total, 1), 0))
         if self.tty:
             self.stream.write(f"\r{text}\x1b[K")
         else:

@@ -13,8 +13,9 @@ from typing import TextIO
 
 from engine import PALETTE, Feedback, Rules, Turn, format_code, format_letters
 from i18n import trc
+from i18n.numbers import number
 
-from .words import columns, number, pad
+from .words import columns, pad
 
 RESET = "\x1b[0m"
 

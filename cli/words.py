@@ -9,9 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from babel.numbers import format_decimal
-
-from i18n import current_locale, trc
+from i18n import trc
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: Where prose may break: after a space, or between two Chinese or Japanese characters
@@ -60,12 +58,6 @@ def means(text: str, name: str) -> bool:
     """Whether the player typed the word ``name`` (in English or in their language)."""
     word = normal(text)
     return word in ENGLISH.get(name, frozenset()) or word == normal(typed(name))
-
-
-def number(value: float, digits: int = 0) -> str:
-    """``1,296`` in English, ``1.296`` in German: a count or a mean as the reader writes it."""
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(value, format=pattern, locale=current_locale() or "en")
 
 
 def columns(text: str) -> int:

@@ -93,21 +93,34 @@ def _format(text: str, values: dict[str, Any]) -> str:
     return text.format(**values) if values else text
 
 
+def _shown(text: str) -> str:
+    """A translation with the commands it quotes under the reader's names
+    (:mod:`i18n.commands`)."""
+    from .commands import localize_commands  # it reads this module's lookup()
+    return localize_commands(_CURRENT.get(), text)
+
+
+def command(quoted: str) -> str:
+    """A command the code builds (``/guess 1123``), under the names the current reader's
+    client shows: for a command put into a text as a value, not written in the catalog."""
+    return _shown(quoted)
+
+
 def tr(message: str, /, **values: Any) -> str:
     """``message`` in the current locale, its ``{placeholders}`` filled from ``values``."""
-    return _format(translations(_CURRENT.get()).gettext(message), values)
+    return _format(_shown(translations(_CURRENT.get()).gettext(message)), values)
 
 
 def trn(singular: str, plural: str, count: int, /, **values: Any) -> str:
     """The plural form the current locale uses for ``count`` (Polish and Russian have three);
     ``{count}`` is filled in, with ``values``."""
-    text = translations(_CURRENT.get()).ngettext(singular, plural, count)
+    text = _shown(translations(_CURRENT.get()).ngettext(singular, plural, count))
     return text.format(count=count, **values)
 
 
 def trc(context: str, message: str, /, **values: Any) -> str:
     """``message`` as said in ``context`` (the same English word may need two translations)."""
-    return _format(str(translations(_CURRENT.get()).pgettext(context, message)), values)
+    return _format(_shown(str(translations(_CURRENT.get()).pgettext(context, message))), values)
 
 
 def mark(message: str) -> str:

@@ -5,7 +5,9 @@ Each area's strings (every ``tr``/``trn``/``trc``/``mark`` call) become
 strings arrive empty, for a translator, unless another area of the locale has them: code
 moved between areas keeps its translations; strings gone from the code are dropped). The command
 names and descriptions come from the payload the bot syncs (``--commands``: written by
-``tests/i18n_commands.py``), one ``msgctxt`` per kind of field.
+``tests/i18n_commands.py``), one ``msgctxt`` per kind of field; their shape goes to
+``templates/commands.json``, for :mod:`i18n.commands` to show a quoted command under the
+reader's names.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 from .catalogs import CHOICE_CONTEXT, FIELD_CONTEXTS, LOCALES_DIR, OPTION_CONTEXTS
+from .commands import TREE_FILE, tree_of
 from .locales import SHIPPED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,7 +163,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     templates = {area: code_template(area) for area in AREAS}
     if args.commands:
-        templates[COMMANDS] = commands_template(json.loads(args.commands.read_text()))
+        synced = json.loads(args.commands.read_text())
+        templates[COMMANDS] = commands_template(synced)
+        TREE_FILE.write_text(json.dumps(tree_of(synced), ensure_ascii=False, indent=1,
+                                        sort_keys=True) + "\n", encoding="utf-8")
     known = known_translations()
     for area, template in templates.items():
         if not len(template) and not (TEMPLATES_DIR / f"{area}.pot").exists():

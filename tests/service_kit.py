@@ -11,25 +11,17 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import pytest
 from dbtools import connect
 
 from bot.core.clock import Clock
 from bot.core.errors import UserError
-from bot.features.breaker.service import BreakerService
-from bot.features.challenge.service import ChallengeService
 from bot.features.challenge.solvers import SolverCache
-from bot.features.daily.service import DailyService
-from bot.features.hints.service import HintService
-from bot.features.match.service import MatchService
-from bot.features.puzzle.service import PuzzleService
-from bot.features.settings.service import SettingsService
-from bot.features.stats.service import StatsService
-from bot.services.games import DEFAULT_IDLE_TIMEOUT, GameService
+from bot.services.games import DEFAULT_IDLE_TIMEOUT
 from bot.store import Database
-from bot.wiring import build_services
+from bot.wiring import Services, build_services
 
 #: Interaction ids: every action a player takes carries one (unique, growing with time).
 action_ids = itertools.count(1_500_000_000_000_000_000)
@@ -39,36 +31,24 @@ def action() -> int:
     return next(action_ids)
 
 
-@dataclass
-class Services:
+@dataclass(frozen=True)
+class Kit(Services):
+    """The bot's services (``bot.wiring``), with the database and clock they stand on."""
+
     db: Database
     clock: Clock
-    settings: SettingsService
-    games: GameService
-    breaker: BreakerService
-    challenges: ChallengeService
-    matches: MatchService
-    stats: StatsService
-    daily: DailyService
-    hints: HintService
-    puzzles: PuzzleService
 
 
-async def build(db: Database, clock: Clock) -> Services:
-    """Each service as the bot builds it (``bot.wiring``), and the two its features add."""
+async def build(db: Database, clock: Clock) -> Kit:
+    """Every service as the bot builds it (``bot.wiring``)."""
     shared = await build_services(db, clock=clock, idle_timeout=DEFAULT_IDLE_TIMEOUT,
                                   solvers=SolverCache(), turn_mark=action)
     await shared.daily.start()  # as the daily's cog does when the bot starts
-    return Services(
-        db=db, clock=clock, settings=shared.settings, games=shared.games,
-        breaker=shared.breaker, challenges=shared.challenges, matches=shared.matches,
-        stats=shared.stats, daily=shared.daily,
-        hints=HintService(shared.games, shared.settings.hints_allowed),  # as hints' setup
-        puzzles=PuzzleService(shared.games, shared.daily))  # as the puzzle's setup
+    return Kit(db=db, clock=clock, **{f.name: getattr(shared, f.name) for f in fields(shared)})
 
 
 @pytest.fixture
-async def services(db_path, wall_clock) -> AsyncIterator[Services]:
+async def services(db_path, wall_clock) -> AsyncIterator[Kit]:
     """The bot's services on a fresh database (SQLite, then PostgreSQL)."""
     db = await Database.open(db_path)
     try:

@@ -162,7 +162,7 @@ async def test_a_late_board_never_replaces_a_newer_one(fake_discord, start_bot, 
     await slash(fake_discord, bot, world, "guess", code=second)
     game = snapshot(db_path)["games"][0]
     # a board showing one move arriving after the board of two: it is the one collapsed
-    assert await bot.games.swap_board(game["id"], 1, 1) == (1, 1)
+    assert await bot.services.games.swap_board(game["id"], 1, 1) == (1, 1)
     stored = snapshot(db_path)["games"][0]
     assert stored["board_message_id"] == game["board_message_id"] and stored["board_turn"] == 2
 
@@ -288,7 +288,11 @@ async def test_the_challenge_board_leads_with_the_guess(fake_discord, start_bot,
     await fake_discord.click(bot, board, f"mmc:r:{_game(board)}:1:0:1", user=world.alice)
     board = fake_discord.message(board.id)
     assert board.component(label="Take back")["style"] == 2  # grey: harmless
-    assert "**Your replies**" in board.text
+    # Below the buttons: the reply rows (no heading), the key, the status without the rules
+    # (the first board has them): a turn fits a 400 px phone (677 px at the 2nd guess).
+    history = board.components[0]["components"][-1]["content"]
+    assert "Your replies" not in board.text and "4 pegs" not in history
+    assert len(history.splitlines()) == 1 + 2  # one reply row, the colours, the status
     assert "at most 5 guesses" not in board.text  # the strategy's idea: first board, help
     await slash(fake_discord, bot, world, "mastermind quit")
 
@@ -362,7 +366,7 @@ async def test_a_board_shown_while_the_disk_is_full_is_still_shown(fake_discord,
     async def full(*args):
         raise StorageUnavailable("disk full")
 
-    monkeypatch.setattr(bot.games, "swap_board", full)
+    monkeypatch.setattr(bot.services.games, "swap_board", full)
     shown = await slash(fake_discord, bot, world, "mastermind board", user=world.bob)
     assert not shown.ephemeral and shown.embed["title"] == "Mastermind: break the code!"
     assert len(board_messages(fake_discord, world.general)) == 2  # nothing tidied, nothing lost

@@ -305,7 +305,7 @@ async def test_unexpected_errors_get_an_apology(fake_discord, start_bot, world, 
     async def broken(**kwargs):
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr(bot.breaker, "guess", broken)
+    monkeypatch.setattr(bot.services.breaker, "guess", broken)
     fake_discord.expect_error(RuntimeError)
     result = await guess(fake_discord, bot, world, "1234")
     assert result.ephemeral

@@ -13,7 +13,7 @@ import discord
 import pytest
 from test_bot_challenge import game_id, pending, start
 
-from bot.ui.responses import ReportingButton, unknown_button
+from bot.ui.buttons import ReportingButton, unknown_button
 
 HUGE = "99999999999999999999"  # past 2^63
 

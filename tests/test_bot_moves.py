@@ -291,4 +291,4 @@ async def test_per_game_locks_are_dropped_after_each_move(fake_discord, start_bo
     board = (await start(fake_discord, bot, world)).message
     await answer(fake_discord, bot, board, 0, 1, world.alice)
     await answer(fake_discord, bot, fake_discord.message(board.id), 0, 0, world.alice)
-    assert bot.challenges.solvers.lock_count == 0
+    assert bot.services.challenges.solvers.lock_count == 0

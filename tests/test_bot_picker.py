@@ -159,7 +159,7 @@ async def test_the_daily_is_played_in_place(fake_discord, start_bot, world, db_p
     opened, picker = await open_picker(fake_discord, bot, board, world.alice)
     assert picker.id == board.id and opened.response.type == 7  # the same private message
     (seed,), = rows(db_path, "SELECT value FROM bot_settings WHERE name = 'daily_seed'")
-    day = bot.daily.today()
+    day = bot.services.daily.today()
     secret = "".join(map(str, secret_for(seed, day)))
     wrong = miss(secret, 6)
     picker, _ = await pick(fake_discord, bot, picker, wrong, world.alice)

@@ -16,7 +16,7 @@ from picking import button, open_picker, pick, play, tap
 
 from bot.features.picker.render import picker_content, picker_view
 from bot.features.picker.state import Op, Picker, read_tap
-from bot.ui.responses import MAX_ID
+from bot.ui.buttons import MAX_ID
 from engine import InvalidRules, Rules
 from engine.rules import MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS
 

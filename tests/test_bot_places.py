@@ -154,8 +154,8 @@ async def test_boards_stats_daily_and_data_everywhere(fake_discord, start_bot, p
     assert f"· {expected} ·" in board.embed["title"]
     stats = await place.run(bot, "stats", options={"user": None})
     assert stats.embed["title"].startswith("Stats for alice")
-    day = bot.daily.today()
-    played = await place.run(bot, "daily play", guess=format_code(bot.daily.secret(day)))
+    day = bot.services.daily.today()
+    played = await place.run(bot, "daily play", guess=format_code(bot.services.daily.secret(day)))
     assert played.ephemeral and "broken in 1 guess" in played.embed["title"]
     shared = await place.run(bot, "daily share")
     assert "1/10" in (shared.content or "")
@@ -217,6 +217,6 @@ async def test_a_server_that_turns_answers_ephemeral(fake_discord, start_bot, wo
                                      next_page, user=alice)
     assert paged.ephemeral and "Private games" in paged.embed["title"]
     await fake_discord.slash(bot, "daily play", **where,
-                             guess=format_code(bot.daily.secret(bot.daily.today())))
+                             guess=format_code(bot.services.daily.secret(bot.services.daily.today())))
     shared = await fake_discord.slash(bot, "daily share", **where)  # asked public
     assert shared.ephemeral and "1/10" in (shared.content or "")

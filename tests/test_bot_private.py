@@ -247,7 +247,7 @@ async def test_leaderboards_keep_private_and_shared_apart(fake_discord, start_bo
     assert played == "1 · 1 private"
     # a rebuild from the stored games gives the same tables
     before = rows(db_path, "SELECT * FROM standings ORDER BY 1, 2, 3, 4, 5")
-    await bot.stats.recompute()
+    await bot.services.stats.recompute()
     assert rows(db_path, "SELECT * FROM standings ORDER BY 1, 2, 3, 4, 5") == before
 
 

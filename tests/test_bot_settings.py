@@ -12,6 +12,7 @@ import discord
 import pytest
 from conftest import snapshot
 
+from bot.features.settings.cog import SettingsCog
 from engine import CLASSIC
 
 
@@ -175,7 +176,9 @@ async def test_a_change_through_another_process_applies_here(fake_discord, start
     await fake_discord.slash(here, "mastermind new", user=world.alice, channel=world.general,
                              guild=world.guild)
     await settings(fake_discord, here, world, admin, hints=False)
-    await there.get_cog("settings").reload()  # what its loop runs
+    cog = there.get_cog(SettingsCog.__cog_name__)
+    assert isinstance(cog, SettingsCog)
+    await cog.reload()  # what its loop runs
     refused = await fake_discord.slash(there, "mastermind hint", user=world.alice,
                                        channel=world.general, guild=world.guild)
     assert refused.ephemeral and refused.embed["title"] == "Hints are off here"

@@ -253,7 +253,7 @@ async def test_forget_me(fake_discord, start_bot, league, db_path):
                                    code=secret)
     assert won.embed["title"].startswith("Code broken")
     before = tables(db_path)
-    await bot.stats.recompute()
+    await bot.services.stats.recompute()
     assert tables(db_path) == before
 
 

@@ -33,14 +33,14 @@ from bot.features.settings.service import (
     apply,
     server_language_words,
 )
-from bot.features.stats.formats import day as show_day
-from bot.features.stats.formats import decimal, percent
 from bot.features.stats.render import MODE_NAMES, PERIOD_NAMES
 from bot.ui.pegs import code_line
 from engine import code_from_digits, format_code
 from engine.puzzle import Level
 from i18n import speaking, tr, trn
 from i18n.catalogs import LOCALES_DIR
+from i18n.numbers import day as show_day
+from i18n.numbers import number, percent
 
 DAY = 24 * 3600
 
@@ -177,11 +177,11 @@ async def test_stats_and_the_leaderboard_speak_the_servers_language(
         assert shown[tr("Codes cracked")] == trn("{won} of {count} game ({rate})",
                                                  "{won} of {count} games ({rate})", 1,
                                                  won="1", rate=percent(1.0))
-        assert shown[tr("Guesses per crack")] == decimal(2.0)
+        assert shown[tr("Guesses per crack")] == number(2.0, 2)
         assert shown[tr("Daily streak")] == tr(
             "none yet: `/daily play` is today's code, the same for everyone")
     with speaking("de"):
-        assert decimal(2.0) == "2,00"  # the German decimal comma, from CLDR
+        assert number(2.0, 2) == "2,00"  # the German decimal comma, from CLDR
 
     board = await slash(fake_discord, bot, world, "leaderboard")
     assert not board.ephemeral

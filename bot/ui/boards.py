@@ -4,28 +4,24 @@ The shrinking is cosmetic, so it never holds up or fails the move's own answer: 
 as a task of its own, outside the interaction's context (it is no part of that answer), and
 it is the first thing to give way under load: it goes through the process's REST budget
 (bot/ui/rest_budget.py), which runs it when a request to Discord is spare, and keeps only
-the newest one waiting per channel. Where the bot is not in the channel (see
+the newest edit waiting per board. Where the bot is not in the channel (see
 :mod:`bot.ui.places`) it can't edit an older message, so the boards there stay as they were.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import logging
 
 import aiohttp
 import discord
 
+from .client import bot_of
 from .places import bot_in_channel
-from .rest_budget import TASK_NAME, RestBudget
+from .rest_budget import TASK_NAME
 
 log = logging.getLogger(__name__)
 
 __all__ = ["TASK_NAME", "collapse", "collapse_soon"]
-
-_running: set[asyncio.Task[bool]] = set()  # strong references until each task ends
-
 
 def line_layout(line: str) -> discord.ui.LayoutView:
     """A Components V2 message of one line: what a V2 board (a message keeps the flag, so
@@ -66,17 +62,8 @@ def collapse_soon(interaction: discord.Interaction, message_id: int | None, line
                   view: discord.ui.View | discord.ui.LayoutView | None = None,
                   v2: bool = False) -> None:
     """:func:`collapse`, after the answer that replaced the board, when the REST budget
-    has room (a newer collapse in the same channel replaces this one while it waits)."""
+    has room (a newer collapse of the same board replaces this one while it waits)."""
     if not message_id or not bot_in_channel(interaction):
         return
-
-    budget = getattr(interaction.client, "rest_budget", None)
-    if isinstance(budget, RestBudget) and interaction.channel_id is not None:
-        budget.cosmetic(message_id, lambda: collapse(
-            interaction, message_id, line, embed=embed, view=view, v2=v2))
-        return
-    task = asyncio.get_running_loop().create_task(
-        collapse(interaction, message_id, line, embed=embed, view=view, v2=v2),
-        name=f"{TASK_NAME}-{message_id}", context=contextvars.Context())
-    _running.add(task)
-    task.add_done_callback(_running.discard)
+    bot_of(interaction).rest_budget.cosmetic(message_id, lambda: collapse(
+        interaction, message_id, line, embed=embed, view=view, v2=v2))

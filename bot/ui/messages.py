@@ -7,10 +7,11 @@ from typing import Any
 
 import discord
 
+from engine import example
 from i18n import tr, trn
-from i18n.numbers import number
 
-from ..core.enums import GameKind
+from ..core.durations import hours
+from ..core.enums import CodeEntry, GameKind
 from ..core.errors import (
     AlreadyDone,
     BadCode,
@@ -49,16 +50,6 @@ def player_name(name: str, limit: int = 40) -> str:
         name = name[: limit - 1].rstrip() + "\N{HORIZONTAL ELLIPSIS}"
     escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
     return escaped.replace("<", "\\<")
-
-
-def hours(seconds: float) -> str:
-    """``1 hour``, ``48 hours``, ``0.5 hours`` (``0,5 Stunden``): a fraction takes the plural
-    (and the reader's decimal sign); whole hours the plural form of their count."""
-    value = seconds / 3600
-    if value == int(value):
-        return trn("{count} hour", "{count} hours", int(value))
-    # TRANSLATORS: a fraction of hours such as 0.5 or 1.5 (the number is already written).
-    return tr("{hours} hours", hours=number(round(value, 2)))
 
 
 def board_link(game: GameRecord) -> str:
@@ -281,10 +272,25 @@ def _game_over(error: GameOver) -> tuple[str, str]:
         "This challenge is over. Start a new one with `/challenge`.")
 
 
+#: How to type a code where it was typed, from an example code: each feature registers its
+#: command's syntax (:func:`typed_as`); a form or an option takes the code alone.
+_SYNTAX: dict[CodeEntry, Callable[[str], str]] = {}
+
+
+def typed_as(entry: CodeEntry) -> Callable[[Callable[[str], str]], Callable[[str], str]]:
+    """Register how a code is typed at ``entry``, under the reader's command names
+    (``lambda code: command(f"/guess {code}")``)."""
+    def register(syntax: Callable[[str], str]) -> Callable[[str], str]:
+        _SYNTAX[entry] = syntax
+        return syntax
+    return register
+
+
 @says(BadCode)
 def _bad_code(error: BadCode) -> tuple[str, str]:
+    shown = _SYNTAX.get(error.entry, str)(example(error.rules))
     return tr("That is not a valid code"), tr(
         "{reason}.\nThis game: {rules}. Example: `{example}`.", reason=_capital(error.reason),
-        rules=error.rules.describe(), example=error.example_command)
+        rules=error.rules.describe(), example=shown)
 
 

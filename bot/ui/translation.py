@@ -15,6 +15,9 @@ from discord import app_commands
 
 from i18n import catalog_locale, speaking, use_locale
 from i18n.catalogs import CHOICE_CONTEXT, FIELD_CONTEXTS, OPTION_CONTEXTS, lookup
+from i18n.commands import localize_commands
+
+from .client import bot_of
 
 _Location = app_commands.TranslationContextLocation
 #: The catalog context of each field discord.py asks to translate.
@@ -39,8 +42,7 @@ def public_locale(interaction: discord.Interaction) -> str | None:
     in ``/mastermind settings``, else the server's own locale; in a DM, the user's."""
     if interaction.guild_id is None:
         return user_locale(interaction)
-    settings = getattr(interaction.client, "settings", None)  # MastermindBot's service
-    configured = settings.language(interaction.guild_id) if settings is not None else None
+    configured = bot_of(interaction).services.settings.language(interaction.guild_id)
     if configured:
         return catalog_locale(configured)
     guild_locale = interaction.guild_locale
@@ -84,4 +86,7 @@ def _command_word(locale: str, location: app_commands.TranslationContextLocation
     kind = CONTEXTS.get(location)
     if catalog is None or kind is None:
         return None
-    return lookup(catalog, kind, message)
+    found = lookup(catalog, kind, message)
+    if found is None or kind in (FIELD_CONTEXTS["name"], OPTION_CONTEXTS["name"]):
+        return found
+    return localize_commands(catalog, found)  # a description naming another command

@@ -9,7 +9,7 @@ import discord
 from i18n import mark, tr
 
 from ...core.errors import MalformedButton
-from ...ui.responses import ReportingButton
+from ...ui.buttons import ReportingButton
 
 LABEL = mark("Play in the Activity")
 CUSTOM_ID = "mma:launch"

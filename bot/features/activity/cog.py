@@ -83,12 +83,12 @@ class ActivityCog(commands.Cog, name="activity"):
         task.add_done_callback(self._tasks.discard)
 
     def _server_locale(self, guild_id: int | None) -> str | None:
-        configured = self.bot.settings.language(guild_id)
+        configured = self.bot.services.settings.language(guild_id)
         guild = self.bot.get_guild(guild_id) if guild_id else None
         return catalog_locale(configured or (guild.preferred_locale.value if guild else None))
 
     async def _show(self, game_id: int) -> None:
-        games = self.bot.games
+        games = self.bot.services.games
         game = await games.get(game_id)
         if game is None:
             return

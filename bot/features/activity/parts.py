@@ -1,6 +1,6 @@
-"""The Activity's parts, built from the bot: the one place the feature reaches the bot's
-services (:class:`ActivityGames`), Discord's answers about users and instances, the live hub,
-the client's files."""
+"""The Activity's parts, built from the bot: the feature's service (``bot.services.activity``,
+built in ``bot/wiring.py``), Discord's answers about users and instances, the live hub, the
+client's files."""
 
 from __future__ import annotations
 
@@ -8,21 +8,17 @@ from typing import TYPE_CHECKING
 
 import aiohttp
 
-from ..puzzle.service import PuzzleService
 from . import assets
 from .auth import DiscordAuth
 from .live import LiveHub
 from .server import ActivityServer
-from .service import ActivityGames
 
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 def build_server(bot: MastermindBot) -> ActivityServer:
-    games = ActivityGames(games=bot.games, breaker=bot.breaker, daily=bot.daily,
-                          puzzles=PuzzleService(bot.games, bot.daily),
-                          challenges=bot.challenges, settings=bot.settings)
+    games = bot.services.activity
     application_id = bot.application_id
     assert application_id is not None and bot.http.token is not None
     assert bot.client_secret is not None, "ACTIVITY_PORT needs DISCORD_CLIENT_SECRET"

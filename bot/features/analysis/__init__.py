@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import AnalysisCog
-from .service import AnalysisService
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(AnalysisCog(bot, AnalysisService(bot.games, bot.daily)))
+    from .cog import AnalysisCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(AnalysisCog(bot, bot.services.analysis))

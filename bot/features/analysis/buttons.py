@@ -11,7 +11,7 @@ from i18n import tr
 
 from ...core.errors import MalformedButton
 from ...core.records import GameRecord
-from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 
 _BODY = re.compile(r"g:(?P<game>\d{1,20})|d:(?P<day>\d{4}-\d{2}-\d{2})")
 

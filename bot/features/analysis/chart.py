@@ -17,8 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from i18n import speaking, tr
-
-from ..stats.formats import whole
+from i18n.numbers import number
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 64, 20, 36, 44
@@ -84,7 +83,7 @@ def _words(start: int, you_label: Label, bot_label: Label
            ) -> tuple[list[str], str, str, str, str]:
     """Every word and number the chart draws, in the current language."""
     decades = max(1, math.ceil(math.log10(max(start, 2))))
-    return ([whole(10**d) for d in range(decades + 1)], tr("guess"),
+    return ([number(10**d) for d in range(decades + 1)], tr("guess"),
             tr("codes still possible"), you_label(), bot_label())
 
 

@@ -8,10 +8,10 @@ import discord
 
 from engine import format_code
 from i18n import tr
+from i18n.numbers import number
 
 from ...ui.messages import says
 from ...ui.pegs import code_line, key_pegs, rows_within
-from ..stats.formats import decimal, whole
 from .errors import GameNotOver
 from .service import PLAYERS, Report
 
@@ -43,7 +43,7 @@ LUCK_HELP = Words(lambda: tr(
 
 def _count(value: float) -> str:
     """An average count of codes: ``1,296`` from 10 on, ``2.5`` below."""
-    return decimal(value, 0) if value >= 10 else decimal(value, 1)
+    return number(value, 0) if value >= 10 else number(value, 1)
 
 
 def _move_line(report: Report, i: int) -> str:
@@ -51,9 +51,9 @@ def _move_line(report: Report, i: int) -> str:
     impossible = "" if m.was_possible else " · " + tr("not a possible code")
     solver = ("= " + tr("solver") if m.guess == m.solver_guess
               else tr("solver `{code}` ≤{worst} ~{average}", code=format_code(m.solver_guess),
-                      worst=whole(m.solver_worst), average=_count(m.solver_average)))
+                      worst=number(m.solver_worst), average=_count(m.solver_average)))
     return (f"`{m.turn:>2}` {code_line(m.guess)} {key_pegs(m.feedback)} "
-            f"{whole(m.before)}→**{whole(m.after)}** · ≤{whole(m.worst)} ~{_count(m.average)}"
+            f"{number(m.before)}→**{number(m.after)}** · ≤{number(m.worst)} ~{_count(m.average)}"
             f" · {solver}{impossible} · *{m.verdict}*")
 
 
@@ -71,8 +71,8 @@ def analysis_embed(report: Report) -> discord.Embed:
     embed.add_field(name=tr("Skill"), value=f"**{result.skill}**/100")
     embed.add_field(name=tr("Luck"),
                     value="—" if result.luck is None else f"**{result.luck}**/100")
-    you = " → ".join(whole(n) for n in result.you_path) or "—"
-    bot = " → ".join(whole(n) for n in result.bot_path) or tr("the code is unknown")
+    you = " → ".join(number(n) for n in result.you_path) or "—"
+    bot = " → ".join(number(n) for n in result.bot_path) or tr("the code is unknown")
     embed.add_field(name=tr("Codes left per guess"),
                     value=f"{PLAYERS[report.source.player]()}: {you}\n{tr('solver')}: {bot}"[:1024],
                     inline=False)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engine import Code, Feedback, Rules
 from engine.analysis import GameAnalysis, analyse
 from i18n import tr
+from i18n.numbers import day as show_day
 
 from ...core.enums import GameKind, GameStatus
 from ...core.errors import MalformedButton
@@ -19,7 +20,6 @@ from ...core.records import GameRecord
 from ...services.games import GameService
 from ..daily.errors import DailyNotFinished
 from ..daily.service import DAILY_RULES, DailyService
-from ..stats.formats import day as show_day
 from .chart import codes_left_chart
 from .errors import GameNotOver
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import BreakerCog
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(BreakerCog(bot, bot.breaker))
+    from .cog import BreakerCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(BreakerCog(bot, bot.services.breaker))

@@ -13,9 +13,10 @@ from i18n import tr
 from ...core.errors import MalformedButton
 from ...core.records import GameRecord
 from ...ui import launch
-from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 from ..analysis.buttons import analyse_view
-from ..picker import Picker, open_button
+from ..picker.buttons import open_button
+from ..picker.state import Picker
 
 AGAIN = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}"
 GUESS = "\N{DIRECT HIT}"

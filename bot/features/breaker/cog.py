@@ -16,14 +16,15 @@ from ...core.enums import GameKind, Which
 from ...core.errors import GameOver, StorageUnavailable
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
-from ...ui.followups import after_move, moved
+from ...ui.followups import moved
 from ...ui.messages import abandoned_note, mention
 from ...ui.options import WHICH_CHOICES, WHICH_DESCRIPTION, CodeText, display_name, which
 from ...ui.pegs import typed_code
 from ...ui.places import in_bot_dm, require_shared_answers, usable
 from ...ui.responses import respond
 from ...ui.translation import for_board
-from ..picker import register
+from ..match.cog import after_move
+from ..picker.purposes import register
 from .buttons import PlayAgainButton, board_view
 from .picking import GuessPurpose
 from .render import board_embed, collapsed_line

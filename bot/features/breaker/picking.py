@@ -17,9 +17,11 @@ from i18n import mark, tr
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord, GuessRecord
+from ...ui.buttons import cog_of
 from ...ui.pegs import code_line, key_pegs
-from ...ui.responses import cog_of
-from ..picker import Picker, Purpose, close, show
+from ..picker.flow import close, show
+from ..picker.purposes import Purpose
+from ..picker.state import Picker
 from .buttons import GUESS_PURPOSE
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import ChallengeCog
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(ChallengeCog(bot, bot.challenges))
+    from .cog import ChallengeCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(ChallengeCog(bot, bot.services.challenges))

@@ -16,7 +16,7 @@ import discord
 from engine.rules import MAX_GUESSES, MAX_PEGS
 
 from ...core.errors import MalformedButton
-from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 
 
 class Action(StrEnum):

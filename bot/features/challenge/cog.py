@@ -20,7 +20,6 @@ from ...core.enums import GameKind
 from ...core.errors import GameOver, MalformedButton
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
-from ...ui.followups import after_move
 from ...ui.messages import abandoned_note
 from ...ui.options import (
     NO_RULE_OPTIONS,
@@ -35,7 +34,9 @@ from ...ui.pegs import typed_code
 from ...ui.places import in_bot_dm, require_shared_answers, usable
 from ...ui.responses import respond
 from ...ui.translation import publicly
-from ..picker import close, register, show
+from ..match.cog import after_move
+from ..picker.flow import close, show
+from ..picker.purposes import register
 from ..settings.cog import rules_for
 from .buttons import Action, ChallengeButton
 from .picking import RevealPurpose, reveal_picker, revealed

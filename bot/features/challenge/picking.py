@@ -12,9 +12,10 @@ import discord
 from i18n import mark, tr, trn
 
 from ...core.records import GameRecord
+from ...ui.buttons import cog_of
 from ...ui.pegs import code_line
-from ...ui.responses import cog_of
-from ..picker import Picker, Purpose
+from ..picker.purposes import Purpose
+from ..picker.state import Picker
 from .service import ChallengeState
 
 PURPOSE = "r"

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import DailyCog
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(DailyCog(bot.daily, bot.settings.daily_posts))
+    from .cog import DailyCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(DailyCog(bot.services.daily, bot.services.settings.daily_posts))

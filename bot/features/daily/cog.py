@@ -15,7 +15,7 @@ from ...core.records import DailyPlay
 from ...ui.options import CodeText, display_name
 from ...ui.places import usable
 from ...ui.translation import publicly
-from ..picker import register
+from ..picker.purposes import register
 from .picking import DailyPurpose, guess_view
 from .render import daily_embed, daily_view, leaderboard_embed, share_text
 from .service import DailyService

@@ -13,13 +13,16 @@ import re
 import discord
 
 from i18n import mark, tr
+from i18n.numbers import day as show_day
 
 from ...ui import launch
+from ...ui.buttons import cog_of
 from ...ui.messages import says
 from ...ui.pegs import feedback_row
-from ...ui.responses import cog_of
-from ..picker import Picker, Purpose, close, open_button, show
-from ..stats.formats import day as show_day
+from ..picker.buttons import open_button
+from ..picker.flow import close, show
+from ..picker.purposes import Purpose
+from ..picker.state import Picker
 from .errors import DailyOver
 from .service import DAILY_RULES
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import HintsCog
-from .service import HintService
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(HintsCog(HintService(bot.games, bot.settings.hints_allowed)))
+    from .cog import HintsCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(HintsCog(bot.services.hints))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import MastermindCog
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(MastermindCog(bot, bot.games))
+    from .cog import MastermindCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(MastermindCog(bot, bot.services.games))

@@ -7,7 +7,7 @@ import re
 import discord
 
 from ...core.errors import MalformedButton
-from ...ui.responses import ReportingButton, cog_of
+from ...ui.buttons import ReportingButton, cog_of
 from .help import Page
 
 

@@ -20,6 +20,7 @@ from ...core.enums import GameKind
 from ...core.errors import BadRules
 from ...core.records import GameRecord
 from ...services.games import GameService
+from ...ui.buttons import cog_of
 from ...ui.options import (
     NO_RULE_OPTIONS,
     PRIVATE_DESCRIPTION,
@@ -39,7 +40,6 @@ from ...ui.places import (
     require_shared_answers,
     usable,
 )
-from ...ui.responses import cog_of
 from ..breaker.cog import BreakerCog
 from ..challenge.cog import ChallengeCog
 from ..hints.cog import HintsCog

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: MastermindBot) -> None:
-    from .cog import MatchCog  # imported here: the breaker and challenge cogs call into it
+    from .cog import MatchCog  # here: see FEATURES in bot/app.py
 
-    await bot.add_cog(MatchCog(bot, bot.matches, bot.breaker, bot.challenges))
+    await bot.add_cog(MatchCog(bot, bot.services.matches, bot.services.breaker,
+                                bot.services.challenges))

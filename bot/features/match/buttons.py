@@ -13,7 +13,7 @@ from enum import StrEnum
 import discord
 
 from ...core.errors import MalformedButton
-from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 
 
 class MatchAction(StrEnum):

@@ -2,8 +2,9 @@
 half-round.
 
 A half-round is played on its own board (``/guess`` for a breaker game, the reply buttons
-for a challenge); when its game ends, the breaker and challenge cogs call
-:meth:`MatchCog.after_half`, which shows the score and the next half-round.
+for a challenge); after each move the breaker and challenge cogs call :func:`after_move`,
+and when the move ended a half-round's game, :meth:`MatchCog.after_half` shows the score
+and the next half-round.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import Rules, example
+from engine import Rules
 from i18n import mark, tr
 
 from ...core.codes import read_code
@@ -22,6 +23,8 @@ from ...core.enums import GameKind, GameStatus
 from ...core.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from ...core.records import GameRecord
 from ...ui.boards import collapse_soon
+from ...ui.buttons import cog_of
+from ...ui.followups import moved
 from ...ui.options import (
     NO_RULE_OPTIONS,
     STRATEGY_CHOICES,
@@ -38,7 +41,8 @@ from ..breaker.render import board_embed
 from ..breaker.service import BreakerService
 from ..challenge.render import challenge_board, collapsed_line
 from ..challenge.service import ChallengeService, ChallengeState
-from ..picker import close, register, show
+from ..picker.flow import close, show
+from ..picker.purposes import register
 from ..settings.cog import rules_for
 from .buttons import MatchAction, MatchButton
 from .errors import BadOpponent
@@ -199,7 +203,7 @@ class MatchCog(commands.Cog, name="match"):
                                 text: str) -> None:
         """``/mastermind new setter:me``, its code picked: the game starts in the channel."""
         assert interaction.channel_id is not None
-        code = read_code(typed_code(text), rules, example(rules))
+        code = read_code(typed_code(text), rules)
         started = await self.breaker.new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,
@@ -269,3 +273,11 @@ async def _strip_buttons(interaction: discord.Interaction, message_id: int | Non
     with contextlib.suppress(discord.HTTPException):
         await partial(message_id).edit(view=None)
 
+
+async def after_move(interaction: discord.Interaction, game: GameRecord) -> None:
+    """Every move is told to its listeners (:func:`~bot.ui.followups.moved`); once a match's
+    half-round game ends (and its board was shown), the match feature shows the score and
+    the next half-round."""
+    moved(interaction, game)
+    if not game.active and game.match_id is not None:
+        await cog_of(interaction, MatchCog).after_half(interaction, game)

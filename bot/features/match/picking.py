@@ -16,9 +16,10 @@ from engine import Code, InvalidRules, Rules
 from i18n import mark, tr
 
 from ...core.errors import MalformedButton
+from ...ui.buttons import cog_of
 from ...ui.pegs import code_line
-from ...ui.responses import cog_of
-from ..picker import Picker, Purpose
+from ..picker.purposes import Purpose
+from ..picker.state import Picker
 
 SETTER_GAME = "s"
 MATCH_CODE = "m"

@@ -11,7 +11,7 @@ from engine import Rules, example
 from i18n import tr
 
 from ...core.errors import MalformedButton
-from ...ui.responses import MAX_ID, ReportingButton, ReportingModal
+from ...ui.buttons import MAX_ID, ReportingButton, ReportingModal
 from .state import Op, Picker, Tap, read_tap
 
 

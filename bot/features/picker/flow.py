@@ -12,28 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import discord
-from discord.ext import commands
 
 from i18n import tr
 
-from .buttons import PickerButton, TypedCodeModal
+from .buttons import TypedCodeModal
 from .errors import NotYourPicker
 from .purposes import Purpose, purpose_of
 from .render import cannot_add, incomplete, nothing_to_delete, picker_content, picker_view
 from .state import Op, Picker, Tap
-
-
-class PickerCog(commands.Cog, name="picker"):
-    """Registers the picker's buttons; the features register their purposes."""
-
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PickerButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(PickerButton)
 
 
 def _purpose(interaction: discord.Interaction, picker: Picker) -> Purpose:

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import PuzzleCog
-from .service import PuzzleService
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(PuzzleCog(bot, PuzzleService(bot.games, bot.daily)))
+    from .cog import PuzzleCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(PuzzleCog(bot, bot.services.puzzles))

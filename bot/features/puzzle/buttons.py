@@ -11,9 +11,9 @@ import discord
 from i18n import tr
 
 from ...core.errors import MalformedButton
-from ...store.puzzles import PuzzlePlay
+from ...core.records import PuzzlePlay
 from ...ui import launch
-from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 from .picking import answer_button
 
 _WELL_FORMED = re.compile(r"another:(?P<play>\d{1,20})")

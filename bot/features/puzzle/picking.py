@@ -13,9 +13,12 @@ import discord
 
 from i18n import mark, tr
 
-from ...store.puzzles import PuzzlePlay
-from ...ui.responses import cog_of
-from ..picker import Picker, Purpose, close, open_button
+from ...core.records import PuzzlePlay
+from ...ui.buttons import cog_of
+from ..picker.buttons import open_button
+from ..picker.flow import close
+from ..picker.purposes import Purpose
+from ..picker.state import Picker
 from .render import clue_rows, puzzle_title
 
 PURPOSE = "z"

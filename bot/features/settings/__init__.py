@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import SettingsCog
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(SettingsCog(bot.settings))
+    from .cog import SettingsCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(SettingsCog(bot.services.settings))

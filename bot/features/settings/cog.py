@@ -12,8 +12,8 @@ from discord.ext import commands, tasks
 from engine import Rules
 from i18n import tr
 
+from ...ui.buttons import cog_of
 from ...ui.options import RuleOptions
-from ...ui.responses import cog_of
 from ...ui.translation import public_locale
 from .render import settings_embed
 from .service import LANGUAGES, SERVER_LANGUAGE, Changes, SettingsService

@@ -14,9 +14,10 @@ import discord
 from engine import InvalidRules, Rules
 from i18n import tr
 
+from ...core.durations import hours
 from ...core.enums import Setting
 from ...core.records import SettingChange
-from ...ui.messages import hours, mention, says
+from ...ui.messages import mention, says
 from .errors import BadSetting, ChannelNotAllowed
 from .service import LANGUAGES, ServerSettings, describe, server_language_words
 

@@ -15,11 +15,11 @@ from engine import CLASSIC, InvalidRules, Rules
 from i18n import SHIPPED, speaking, tr, trn
 
 from ...core.clock import Clock, system_clock
+from ...core.durations import hours
 from ...core.enums import Setting
 from ...core.records import SettingChange
 from ...store import Database, once
 from ...store.settings import SettingsStore
-from ...ui.messages import hours
 from .errors import BadSetting, ChannelNotAllowed
 
 MAX_CHANNELS = 25

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cog import StatsCog
-
 if TYPE_CHECKING:
     from ...app import MastermindBot
 
 
 async def setup(bot: MastermindBot) -> None:
-    await bot.add_cog(StatsCog(bot, bot.stats))
+    from .cog import StatsCog  # here: see FEATURES in bot/app.py
+
+    await bot.add_cog(StatsCog(bot, bot.services.stats))

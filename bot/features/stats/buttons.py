@@ -12,7 +12,7 @@ from i18n import tr
 
 from ...core.enums import Mode, Period
 from ...core.errors import MalformedButton
-from ...ui.responses import MAX_ID, ReportingButton, cog_of
+from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 
 #: A rule size as people type it: ``4x6`` or ``5x8 no-repeats``.
 SIZE_PATTERN = re.compile(

@@ -7,13 +7,13 @@ from collections.abc import Callable
 import discord
 
 from i18n import tr, trn
+from i18n.numbers import number, percent
 
 from ...core.enums import CRACK_MODES, Mode, Period
 from ...core.records import Standing
 from ...core.results import MIN_CHALLENGES
 from ...ui.messages import player_name, says
 from .errors import BadSize, NotYourPrompt
-from .formats import decimal, percent, whole
 from .service import LeaderboardPage, PlayerStats
 
 #: Each period's and board's name, in the reader's language (called where shown).
@@ -29,8 +29,8 @@ MATCH_MODES = (Mode.MATCH_BOT, Mode.MATCH_PEOPLE)
 
 
 def match_record(won: int, lost: int, drawn: int) -> str:
-    return tr("{won} won · {drawn} drawn · {lost} lost", won=whole(won), drawn=whole(drawn),
-              lost=whole(lost))
+    return tr("{won} won · {drawn} drawn · {lost} lost", won=number(won), drawn=number(drawn),
+              lost=number(lost))
 
 
 MEDALS = {1: "\N{FIRST PLACE MEDAL}", 2: "\N{SECOND PLACE MEDAL}", 3: "\N{THIRD PLACE MEDAL}"}
@@ -49,11 +49,11 @@ def _score(mode: Mode, s: Standing) -> str:
         lost = s.played - s.won - drawn
         return match_record(s.won, lost, drawn)
     if mode in CRACK_MODES:
-        return tr("{cracked} cracked · {average} avg guesses", cracked=whole(s.won),
-                  average=decimal(s.average or 0))
+        return tr("{cracked} cracked · {average} avg guesses", cracked=number(s.won),
+                  average=number(s.average or 0, 2))
     return trn("breakers needed {average} guesses on average · {count} challenge",
                "breakers needed {average} guesses on average · {count} challenges", s.played,
-               average=decimal(s.average or 0))
+               average=number(s.average or 0, 2))
 
 
 def _line(mode: Mode, s: Standing) -> str:
@@ -103,7 +103,7 @@ def leaderboard_embed(page: LeaderboardPage, viewer_name: str, scope_name: str) 
     rank_title = tr("{player}'s rank", player=player_name(viewer_name, NAME_WIDTH))
     if page.viewer is not None:
         value = tr("{rank} {score} (of {total})", rank=_rank(page.viewer.rank),
-                   score=_score(page.mode, page.viewer), total=whole(page.total))
+                   score=_score(page.mode, page.viewer), total=number(page.total))
         embed.add_field(name=rank_title, value=value, inline=False)
     else:
         embed.add_field(name=rank_title, value=_not_on_it(page.mode), inline=False)
@@ -122,13 +122,13 @@ def histogram(counts: dict[int, int], width: int = 16) -> str:
     for n_guesses in range(min(counts), max(counts) + 1):
         n = counts.get(n_guesses, 0)
         bar = "█" * max(1 if n else 0, round(n / top * width))
-        lines.append(f"{n_guesses:>2} │{bar:<{width}} {whole(n)}")
+        lines.append(f"{n_guesses:>2} │{bar:<{width}} {number(n)}")
     return "```\n" + "\n".join(lines) + "\n```"
 
 
 def _played(stats: PlayerStats) -> str:
     """``12 · 2 with hints · 3 private``."""
-    parts = [whole(stats.played)]
+    parts = [number(stats.played)]
     if stats.hinted:
         # TRANSLATORS: {count} games played with hints (English has one form for both).
         parts.append(trn("{count} with hints", "{count} with hints", stats.hinted))
@@ -144,8 +144,8 @@ def _challenges(stats: PlayerStats) -> str:
     # TRANSLATORS: {count} challenges played (English has one form for both).
     return trn("{count} played · the bot needed {average} guesses on average · broke {broken}",
                "{count} played · the bot needed {average} guesses on average · broke {broken}",
-               stats.challenges, average=decimal(stats.bot_average or 0),
-               broken=whole(stats.bot_solved))
+               stats.challenges, average=number(stats.bot_average or 0, 2),
+               broken=number(stats.bot_solved))
 
 
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
@@ -158,15 +158,15 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
                                size=stats.size)
     else:
         rate = percent(stats.win_rate) if stats.win_rate is not None else "—"
-        average = decimal(stats.average_win) if stats.average_win is not None else "—"
+        average = number(stats.average_win, 2) if stats.average_win is not None else "—"
         best = (trn("{count} guess (game #{game})", "{count} guesses (game #{game})",
                     stats.best, game=stats.best_game) if stats.best else "—")
         embed.add_field(name=tr("Games played"), value=_played(stats))
         embed.add_field(name=tr("Codes cracked"),
                         value=trn("{won} of {count} game ({rate})",
                                   "{won} of {count} games ({rate})", stats.played,
-                                  won=whole(stats.won), rate=rate))
-        embed.add_field(name=tr("Won by a teammate"), value=whole(stats.team_wins))
+                                  won=number(stats.won), rate=rate))
+        embed.add_field(name=tr("Won by a teammate"), value=number(stats.team_wins))
         embed.add_field(name=tr("Guesses per crack"), value=average)
         embed.add_field(name=tr("Best game"), value=best)
         embed.add_field(name=tr("Challenges"), value=_challenges(stats))
@@ -177,7 +177,7 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         if mode in stats.matches:
             embed.add_field(name=label, value=match_record(*stats.matches[mode]))
     embed.add_field(name=tr("Daily streak"), value=daily_streak(stats), inline=False)
-    other = ", ".join(f"{size} ({whole(n)})"
+    other = ", ".join(f"{size} ({number(n)})"
                       for size, n in list(stats.other_sizes.items())[:8])
     rule = streak_rule()
     footer = tr("Other sizes: {sizes} · choose with the size option · {rule}", sizes=other,
@@ -201,7 +201,7 @@ def daily_streak(stats: PlayerStats) -> str:
         # TRANSLATORS: the longest daily streak, {count} days.
         trn("{count} longest", "{count} longest", longest),
         trn("{solved} of {count} daily solved", "{solved} of {count} dailies solved",
-            stats.dailies, solved=whole(stats.dailies_solved))))
+            stats.dailies, solved=number(stats.dailies_solved))))
 
 
 def forget_embed() -> discord.Embed:

@@ -6,7 +6,6 @@ never wait for a game's write transaction.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -14,6 +13,7 @@ from ...core.clock import Clock, system_clock
 from ...core.enums import CRACK_MODES, Mode, Period
 from ...core.records import Standing
 from ...core.results import period_key, utc
+from ...core.streaks import streaks
 from ...store import Board, Database, GameStore, MatchStore, StatsStore
 from ...store.daily import DailyStore
 from ...store.hints import HintStore
@@ -158,19 +158,3 @@ class StatsService:
             counts["settings"] = await SettingsStore().forget(conn, user_id)
             counts["puzzles"] = await PuzzleStore().forget(conn, user_id)
             return counts
-
-
-def streaks(days: set[str], today: dt.date) -> tuple[int, int]:
-    """(current, longest) runs of consecutive UTC days. The current run may end yesterday:
-    it is still alive until today is over."""
-    dates = sorted(dt.date.fromisoformat(d) for d in days)
-    longest = run = 0
-    previous = None
-    for day in dates:
-        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
-        longest = max(longest, run)
-        previous = day
-    current = 0
-    if dates and today - dates[-1] <= dt.timedelta(days=1):
-        current = run
-    return current, longest
