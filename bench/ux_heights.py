@@ -2,8 +2,9 @@
 
 Run by hand: ``.venv/bin/python bench/ux_heights.py OUT_DIR [--png]``. It plays the scenes
 through the test suite's fake Discord (the payloads the bot really sent, as
-``bench/ux_dump.py`` does), draws each screen alone in the renderer at 400 px (Twemoji), and
-prints its height: the whole screen (channel header included, as the renderer's phone
+``bench/ux_dump.py`` does), draws each screen alone in the renderer at 400 px (Twemoji,
+the bot's drawn pegs as its application emoji), and prints its height: the whole screen
+(channel header included, as the renderer's phone
 screenshot) and, for boards with buttons, down to the last button. ``--png`` also writes
 each screen's phone screenshot beside its JSON, to look at.
 """
@@ -35,10 +36,12 @@ sys.path.insert(0, sys.argv[1])
 from render import render_page, Shooter
 screens, users, out, png, css = (json.load(open(sys.argv[2])), json.loads(sys.argv[3]),
                                  sys.argv[4], sys.argv[5] == "1", sys.argv[6])
+pegs = json.load(open(f"{out}/pegs/map.json"))  # the drawn pegs, as Discord shows them
+pegs = {key: f"{out}/pegs/{image}" for key, image in pegs.items()}
 found = {}
 with Shooter() as s:
     for name, items in screens.items():
-        html = render_page(items, users=users, emoji="twemoji")
+        html = render_page(items, users=users, emoji="twemoji", custom_emoji=pegs)
         html = html.replace("</head>", css + "</head>", 1)
         if png:
             s.shot(html, f"{out}/{name}_phone.png", width=400, scale=2)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from engine import MastermindError, Rules
-from engine.lookahead import book_for, book_name
+from engine.lookahead import book_for, book_name, parse_book
 from engine.openings import BOOK_PLANS, BookBuilder, book_json
 from engine.safest import SafestSolver
 from engine.trees import to_json, tree_name
@@ -78,9 +78,14 @@ def build(
 
 
 def build_books(
-    sizes: list[tuple[int, int, bool, int | None]], out_dir: Path, out: TextIO
+    sizes: list[tuple[int, int, bool, int | None]],
+    out_dir: Path,
+    out: TextIO,
+    previous_dir: Path | None = None,
 ) -> int:
-    """The lookahead strategy's opening books (engine/data/books; :mod:`engine.openings`)."""
+    """The lookahead strategy's opening books (engine/data/books; :mod:`engine.openings`),
+    each built from the book it replaces: the shipped one, or the one of the same name in
+    ``previous_dir`` (none there: built from no book), so a book's inputs can be named."""
     out_dir.mkdir(parents=True, exist_ok=True)
     wanted = {(pegs, colors) for pegs, colors, _, _ in sizes}
     for plan in BOOK_PLANS:
@@ -88,7 +93,7 @@ def build_books(
             continue
         started = _cpu_seconds()
         progress = functools.partial(print, file=out, flush=True)
-        moves = BookBuilder(plan, progress, previous=book_for(plan.rules),
+        moves = BookBuilder(plan, progress, previous=_previous(plan.rules, previous_dir),
                             processes=os.cpu_count() or 1).build()
         seconds = _cpu_seconds() - started
         name = book_name(plan.rules)
@@ -97,6 +102,13 @@ def build_books(
                  name=name, moves=len(moves), depth=len(plan.candidates),
                  seconds=f"{seconds:.1f}"), file=out, flush=True)
     return 0
+
+
+def _previous(rules: Rules, folder: Path | None) -> dict[bytes, int]:
+    if folder is None:
+        return book_for(rules)
+    path = folder / f"{book_name(rules)}.json"
+    return parse_book(rules, path.read_text("utf-8")) if path.is_file() else {}
 
 
 def _cpu_seconds() -> float:
@@ -122,11 +134,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--books", action="store_true",
                         help=tr("build the lookahead opening books (5x8, 6x9) instead of "
                                 "trees"))
+    parser.add_argument("--previous", type=Path, default=None, metavar="FOLDER",
+                        help=tr("with --books: build each book from the one of the same name "
+                                "in this folder (an empty folder: from no book) instead of "
+                                "the shipped one"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.books:
-        return build_books(list(args.sizes), args.out or BOOKS, out)
+        return build_books(list(args.sizes), args.out or BOOKS, out, args.previous)
     return build(list(args.sizes) or list(DEFAULT_SIZES), args.out or DATA, out)
 
 

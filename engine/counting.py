@@ -8,6 +8,7 @@ are counted in chunks sized by :func:`engine.memory.rows_within`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cached_property
 from typing import TypeVar
 
 import numpy as np
@@ -38,6 +39,41 @@ def scored_chunks(
     for start in range(0, len(candidates), rows):
         chunk = candidates[start : start + rows]
         yield chunk, score(reply_counts(batch.feedback(chunk), nfb))
+
+
+class ReplyClasses:
+    """The codes of ``s`` by the reply each gives to one guess (``row``, its encoded reply
+    per code), the win left out: the one place a set is split by reply. Each class keeps
+    ``s``'s order; the codes are sorted by reply only when a class is first asked for."""
+
+    def __init__(self, space: CodeSpace, s: np.ndarray, row: np.ndarray):
+        self.s = s
+        self.row = row
+        #: Codes per reply, 0 for the win (the highest reply, so no class's end moves).
+        self.sizes = np.bincount(row, minlength=space.n_feedback)
+        self.sizes[space.win] = 0
+
+    @classmethod
+    def of_guess(cls, space: CodeSpace, s: np.ndarray, guess: int) -> ReplyClasses:
+        return cls(space, s, space.feedback_one(guess, s))
+
+    @cached_property
+    def _order(self) -> np.ndarray:
+        return np.argsort(self.row, kind="stable")
+
+    @cached_property
+    def _ends(self) -> np.ndarray:
+        return np.cumsum(self.sizes)
+
+    def of(self, reply: int | np.integer) -> np.ndarray:
+        """The codes that give ``reply``."""
+        end = self._ends[reply]
+        return self.s[self._order[end - self.sizes[reply] : end]]
+
+    def __iter__(self) -> Iterator[tuple[int, np.ndarray]]:
+        """``(reply, its codes)`` of every reply given, in reply order."""
+        for reply in np.flatnonzero(self.sizes):
+            yield int(reply), self.of(reply)
 
 
 def counting_bytes(secrets: int, n_feedback: int) -> int:

@@ -19,7 +19,7 @@ from importlib import resources
 import numpy as np
 
 from .candidates import canonical_guesses, first_move_candidates, neighbours
-from .counting import first_perfect, reply_counts, scored_chunks
+from .counting import ReplyClasses, first_perfect, reply_counts, scored_chunks
 from .decision import Decision, rng_for
 from .memory import Cache
 from .rules import Rules
@@ -296,7 +296,8 @@ def _complete(space: CodeSpace, s: np.ndarray, budget: LookaheadBudget) -> int:
     if counts.max(axis=1).min() <= 1:
         return 2 * n - 1
     best = int(np.argmin(_entropy(counts)))
-    return n + sum(_complete(space, part, budget) for part in _split(space, s, fb[best]))
+    classes = ReplyClasses(space, s, fb[best])
+    return n + sum(_complete(space, part, budget) for _, part in classes)
 
 
 def perfect_guess(
@@ -321,16 +322,7 @@ def perfect_guess(
 
 
 def _classes(space: CodeSpace, s: np.ndarray, guess: int) -> list[np.ndarray]:
-    return _split(space, s, space.feedback_one(guess, s))
-
-
-def _split(space: CodeSpace, s: np.ndarray, row: np.ndarray) -> list[np.ndarray]:
-    """The codes of ``s`` by their reply ``row``, the win left out."""
-    order = np.argsort(row, kind="stable")
-    sizes = np.bincount(row, minlength=space.n_feedback)
-    sizes[space.win] = 0
-    ends = np.cumsum(sizes)
-    return [s[order[ends[v] - sizes[v] : ends[v]]] for v in np.flatnonzero(sizes)]
+    return [part for _, part in ReplyClasses.of_guess(space, s, guess)]
 
 
 # ---- opening books ------------------------------------------------------------------------

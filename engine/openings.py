@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .candidates import first_move_candidates
+from .counting import ReplyClasses
 from .decision import history_key, rng_for
 from .lookahead import DEFAULT_LOOKAHEAD, LookaheadBudget, lookahead_decision, rank_candidates
 from .rules import Rules
@@ -226,8 +227,7 @@ class BookBuilder:
         return lookahead_decision(self.space, possible, played, key, use_book=False).index
 
     def _replies(self, possible: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
-        row = self.space.feedback_one(guess, possible)
-        return [(int(v), possible[row == v]) for v in np.unique(row) if v != self.space.win]
+        return list(ReplyClasses.of_guess(self.space, possible, guess))
 
     def _colours(self, guess: int) -> frozenset[int]:
         return frozenset(int(d) for d in self.space.digits(np.array([guess]))[0])

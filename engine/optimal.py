@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 
 from .candidates import first_move_candidates
-from .counting import reply_counts
+from .counting import ReplyClasses, reply_counts
 from .rules import Rules
 from .space import CodeSpace, space_for
 
@@ -51,11 +51,9 @@ class _Entry:
 
 @dataclass
 class SolveStats:
-    """Work of the last search: sets searched, candidates tried, memo answers."""
+    """Work of the last search: sets searched (``max_nodes`` bounds them)."""
 
     nodes: int = 0
-    explored: int = 0
-    memo_hits: int = 0
 
 
 class ExactSolver:
@@ -201,7 +199,6 @@ class ExactSolver:
         hit = self._memo.get((_key(s), d))
         if hit is None:
             return None
-        self.stats.memo_hits += 1
         if hit.exact or hit.value >= ub:
             return hit.value, hit.exact
         return None
@@ -248,22 +245,19 @@ class ExactSolver:
         lb: int | None = None,
     ) -> tuple[int, bool]:
         """Total of playing ``g`` at ``s``: exact if below ``best``, else a bound >= best."""
-        self.stats.explored += 1
         if row is None:
             row = self.space.feedback_one(g, s)
-        sizes = np.bincount(row, minlength=self.space.n_feedback)
-        sizes[self._win] = 0
+        classes = ReplyClasses(self.space, s, row)
+        sizes = classes.sizes
         child_d = d - 1 if d < UNLIMITED else d
         child_lbt = self._row(child_d)
         total = int(len(s) + child_lbt[sizes].sum()) if lb is None else lb
         if total >= best:
             return total, False
-        order = np.argsort(row, kind="stable")
-        ends = np.cumsum(sizes)
         # Largest classes first: they decide most cuts.
         for value in sorted(np.flatnonzero(sizes > 2), key=lambda v: -sizes[v]):
             size = int(sizes[value])
-            part = np.sort(s[order[ends[value] - size : ends[value]]])
+            part = np.sort(classes.of(value))
             base = int(child_lbt[size])
             v, exact = self._solve(part, child_d, best - (total - base), group)
             total += v - base
@@ -326,7 +320,7 @@ class ExactSolver:
         if len(pairs) <= 1:
             return None
         digits = self.space.digits().astype(np.int64)
-        radix = self.space.colors ** np.arange(self.space.pegs - 1, -1, -1, dtype=np.int64)
+        radix = self.space.radix
         dtype = np.int16 if self.space.size < (1 << 15) else np.int32
         out = np.empty((len(pairs), self.space.size), dtype=dtype)
         for k, (sigma, pi) in enumerate(pairs):
@@ -376,15 +370,7 @@ class ExactSolver:
 
 def split(space: CodeSpace, s: np.ndarray, guess: int) -> list[np.ndarray]:
     """The non-winning reply classes of ``guess`` over ``s``, in reply order (sorted sets)."""
-    row = space.feedback_one(guess, s)
-    order = np.argsort(row, kind="stable")
-    sizes = np.bincount(row, minlength=space.n_feedback)
-    ends = np.cumsum(sizes)
-    return [
-        np.sort(s[order[ends[v] - sizes[v] : ends[v]]])
-        for v in np.flatnonzero(sizes)
-        if v != space.win
-    ]
+    return [np.sort(part) for _, part in ReplyClasses.of_guess(space, s, guess)]
 
 
 def _key(s: np.ndarray) -> bytes:
@@ -426,8 +412,7 @@ def _depth_bounds(replies: int, size: int, limit: int) -> np.ndarray:
 
 def _value_lookup(space: CodeSpace) -> np.ndarray:
     """Index of each code by its digits' base-``colours`` value (-1 where none)."""
-    radix = space.colors ** np.arange(space.pegs - 1, -1, -1, dtype=np.int64)
-    values = space.digits().astype(np.int64) @ radix
+    values = space.digits().astype(np.int64) @ space.radix
     lookup = np.full(space.colors**space.pegs, -1, dtype=np.int64)
     lookup[values] = np.arange(space.size)
     return lookup

@@ -218,10 +218,6 @@ def tree_for(rules: Rules) -> Tree | None:
     return min(trees, key=lambda t: (t.stats.max, t.stats.total))
 
 
-def has_tree(rules: Rules) -> bool:
-    return tree_for(rules) is not None
-
-
 def _plain(rules: Rules) -> Rules:
     """The rules with the default guess limit: trees do not depend on it."""
     return Rules(rules.pegs, rules.colors, repeats=rules.repeats)

@@ -100,6 +100,12 @@ def _shown(text: str) -> str:
     return localize_commands(_CURRENT.get(), text)
 
 
+def command(quoted: str) -> str:
+    """A command the code builds (``/guess 1123``), under the names the current reader's
+    client shows: for a command put into a text as a value, not written in the catalog."""
+    return _shown(quoted)
+
+
 def tr(message: str, /, **values: Any) -> str:
     """``message`` in the current locale, its ``{placeholders}`` filled from ``values``."""
     return _format(_shown(translations(_CURRENT.get()).gettext(message)), values)

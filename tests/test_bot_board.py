@@ -288,7 +288,11 @@ async def test_the_challenge_board_leads_with_the_guess(fake_discord, start_bot,
     await fake_discord.click(bot, board, f"mmc:r:{_game(board)}:1:0:1", user=world.alice)
     board = fake_discord.message(board.id)
     assert board.component(label="Take back")["style"] == 2  # grey: harmless
-    assert "**Your replies**" in board.text
+    # Below the buttons: the reply rows (no heading), the key, the status without the rules
+    # (the first board has them): a turn fits a 400 px phone (677 px at the 2nd guess).
+    history = board.components[0]["components"][-1]["content"]
+    assert "Your replies" not in board.text and "4 pegs" not in history
+    assert len(history.splitlines()) == 1 + 2  # one reply row, the colours, the status
     assert "at most 5 guesses" not in board.text  # the strategy's idea: first board, help
     await slash(fake_discord, bot, world, "mastermind quit")
 

@@ -35,8 +35,9 @@ MIGRATIONS = len(migration_files(MIGRATIONS_DIR))
 def check(tmp_path: Path, **variables: str) -> tuple[int, list[str], str]:
     """Run ``python -m bot --check`` in ``tmp_path`` (no .env there) with these settings."""
     env = {**clean_environ(), **variables}
+    # 120 s: a guard against a hang; a cold start under load 17 on 2 cores took over 30 s.
     done = subprocess.run([sys.executable, "-m", "bot", "--check"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=30)
+                          capture_output=True, text=True, timeout=120)
     return done.returncode, done.stdout.splitlines(), done.stdout + done.stderr
 
 

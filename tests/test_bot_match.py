@@ -432,11 +432,13 @@ async def test_player_against_player(fake_discord, start_bot, world, db_path):
     for user, title in ((alice, "Not your code to set"), (mod, "This is not your match")):
         refused = await fake_discord.click(bot, invitation, f"mmm:code:{match_id}:0", user=user)
         assert refused.ephemeral and refused.embed["title"] == title
-    opened, typo = await set_code(fake_discord, bot, invitation, f"mmm:code:{match_id}:0",
+    _, typo = await set_code(fake_discord, bot, invitation, f"mmm:code:{match_id}:0",
                                   "36", bob)
     assert typo.ephemeral and typo.embed["title"] == "That is not a valid code"
     assert everything(db_path) == before
-    done = await fake_discord.submit_modal(bot, opened, {"code": "3456"}, user=bob)
+    # The answered form has closed (as in Discord): bob opens it again.
+    _, done = await set_code(fake_discord, bot, invitation, f"mmm:code:{match_id}:0", "3456",
+                             bob)
     assert public(done) and "3456" in fake_discord.message(done.original.id).content
     game = running_game(db_path, world.general.id)
     assert (game["secret"], game["setter_id"], game["started_by"]) == ("3456", bob.id, alice.id)
@@ -520,6 +522,7 @@ async def test_a_code_set_for_the_channel(fake_discord, start_bot, world, db_pat
     typo = await fake_discord.submit_modal(bot, opened, {"code": "6547"}, user=alice)
     assert typo.ephemeral and typo.embed["title"] == "That is not a valid code"
     assert everything(db_path) == before
+    opened = await tap(fake_discord, bot, picker.message, "t", alice)  # the form again
     started = await fake_discord.submit_modal(bot, opened, {"code": "6543"}, user=alice)
     board, = public(started)
     assert f"<@{alice.id}> set a secret code" in board.embed["description"]

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import secret_of, snapshot
+from picking import open_picker, pick
 from PIL import Image, ImageStat
 
 from bot import app as app_module
@@ -28,8 +29,8 @@ from bot.services.emoji_use import KEEP_UNUSED, EmojiUseService
 from bot.ui import pegs
 from bot.ui.app_emoji import emoji_name
 from bot.ui.contrast import BACKGROUNDS, MIN_CONTRAST, image_contrast
-from bot.ui.peg_images import SIZE, draw_peg, peg_images
-from bot.ui.pegs import PEG_EMOJI, UNICODE_PEGS, code_line
+from bot.ui.peg_images import HOLE, SIZE, draw_peg, peg_images
+from bot.ui.pegs import HOLE_TEXT, PEG_EMOJI, UNICODE_PEGS, code_line
 
 pytestmark = pytest.mark.fresh_app  # every start here finds the app's emoji as each test sets
 
@@ -301,6 +302,22 @@ async def test_rate_limits_that_last_are_cut_short_and_fall_back(fake_discord, s
 
 
 # ---- reading pegs back -----------------------------------------------------------------------
+async def test_the_picker_shows_the_drawn_hole_for_each_peg_still_to_pick(
+        fake_discord, start_bot, world):
+    """The hole is drawn and uploaded for the picker: each peg not picked yet is that emoji
+    (the text glyph only when the drawn pegs can't be had)."""
+    bot = await start_bot()
+    board = (await fake_discord.slash(bot, "mastermind new", user=world.alice,
+                                      channel=world.general, guild=world.guild)).message
+    _, picker = await open_picker(fake_discord, bot, board, world.alice)
+    picker = (await pick(fake_discord, bot, picker, "1", world.alice))[0]
+    hole = next(e for e in fake_discord.state.app_emoji.emoji.values()
+                if e.name.startswith(f"{HOLE}_"))
+    drawn_line = picker.content.splitlines()[1]
+    assert drawn_line.count(f"<:{hole.name}:{hole.id}>") == 3  # 4 pegs, 1 picked
+    assert HOLE_TEXT not in picker.content
+
+
 async def test_drawn_pegs_pasted_into_a_guess_are_read_as_digits(fake_discord, start_bot,
                                                                  world, db_path):
     bot = await start_bot()

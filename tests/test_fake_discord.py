@@ -598,6 +598,11 @@ async def test_modal_and_select(fake, alice, guild) -> None:
         await fake.submit_modal(bot, res, {"code": "12"})
     sub = await fake.submit_modal(bot, res, {"Code": "1234", "note": "hi"})
     assert sub.content == "guessed 1234 (hi)"
+    # Answered, the modal has closed: only opening it again submits again.
+    with pytest.raises(InvalidInteraction, match="closed it"):
+        await fake.submit_modal(bot, res, {"Code": "5678"})
+    again = await fake.slash(bot, "guess", user=alice, guild=guild)
+    assert (await fake.submit_modal(bot, again, {"Code": "5678"})).content == "guessed 5678 (-)"
     res = await fake.slash(bot, "pick", user=alice, guild=guild)
     with pytest.raises(InvalidInteraction, match="not among"):
         await fake.select(bot, res.original, "colour", ["X"], user=alice)

@@ -345,7 +345,7 @@ async def test_activity_instances_in_process(fake) -> None:
 async def test_the_loopback_gateway_reports_the_embedded_flag() -> None:
     async with FakeDiscordServer() as server:
         server.state.enable_activities()
-        client = discord.Client(intents=discord.Intents.none())
+        client = discord.Client(intents=discord.Intents.none(), guild_ready_timeout=0.01)
         ready = asyncio.Event()
         client.event(ready_handler(ready))
         with server.redirect():
@@ -363,3 +363,29 @@ def ready_handler(ready: asyncio.Event) -> Any:
         ready.set()
     return on_ready
 
+
+
+async def test_entry_point_with_the_app_s_handler_is_an_interaction_to_answer(fake) -> None:
+    """Handler 1: Discord sends the app an application command of type 4 to answer (here
+    in ``on_interaction``). discord.py 2.7's CommandTree knows no type 4: its own dispatch
+    of the same interaction fails with ``AppCommandType(4)``'s ValueError."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    launched: list[str | None] = []
+
+    @bot.event
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        assert interaction.data is not None and interaction.data.get("type") == 4
+        launched.append((await interaction.response.launch_activity()).activity_id)
+
+    await fake.login(bot)
+    entry = dict(fake.enable_activities(), handler=1)
+    await bot.http.bulk_upsert_global_commands(fake.application_id, [entry])
+    alice, group = fake.user("alice"), fake.group_dm(fake.user("bob"), fake.user("carol"))
+    fake.user_install(alice)
+    group.members.append(alice)
+    fake.expect_error(ValueError, match="4 is not a valid AppCommandType")
+    result = await fake.entry_point(bot, user=alice, channel=group)
+    assert not isinstance(result, ActivityLaunch) and result.response.type == 12
+    assert result.launch is not None and result.launch.channel is group
+    assert launched == [result.launch.instance.instance_id]
+    assert result.launch.instance.payload(fake.application_id)["location"]["kind"] == "pc"

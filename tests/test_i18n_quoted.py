@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import json
 import re
 import string
 from pathlib import Path
@@ -119,7 +120,6 @@ def rendered(locale: str) -> list[tuple[str, str]]:
 def test_the_command_tree_is_the_synced_commands_shape(synced):
     """``i18n/templates/commands.json`` follows the code, as ``commands.pot`` does."""
     assert TREE_FILE.exists()
-    import json
     assert json.loads(TREE_FILE.read_text(encoding="utf-8")) == tree_of(synced), (
         "run `.venv/bin/python tests/i18n_commands.py`")
 
@@ -239,4 +239,45 @@ def test_a_button_a_text_names_is_named_as_the_button_says(locale):
             if f"**{label}**" not in text:
                 faults.append(f"{locale}: {source[:50]!r} names **{named}**, the button says "
                               f"{label!r}: {text[:120]!r}")
+    assert not faults, "\n".join(faults)
+
+
+# --- commands the code builds ---------------------------------------------------------
+
+#: Calls a command quote may be built inside: the catalogs' own (their text is rewritten),
+#: ``command`` (the reader's names), and ``read_code`` (its example travels in ``BadCode``,
+#: whose words pass it through ``command``).
+QUOTING_CALLS = {"tr", "trn", "trc", "mark", "command", "quoted_command", "read_code"}
+
+
+def test_every_command_the_code_builds_is_shown_under_the_readers_names():
+    """A command quoted in a string the code builds (a footer's ``/guess 1123``, a field
+    named ``/match``) is passed through ``i18n.command``, like the catalogs' text."""
+    names = "|".join(map(re.escape, json.loads(TREE_FILE.read_text())["commands"]))
+    quoted = re.compile(rf"^`?/({names})\b")
+    faults = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        parents = {child: node for node in ast.walk(tree)
+                   for child in ast.iter_child_nodes(node)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr) and node.values and isinstance(
+                    node.values[0], ast.Constant):
+                text = node.values[0].value
+            elif isinstance(node, ast.Constant) and not isinstance(parents.get(node),
+                                                                    ast.JoinedStr):
+                text = node.value
+            else:
+                continue
+            if not isinstance(text, str) or not quoted.match(text):
+                continue
+            parent = parents.get(node)
+            while isinstance(parent, ast.BinOp | ast.keyword):
+                parent = parents.get(parent)
+            if isinstance(parent, ast.Expr):  # a docstring
+                continue
+            called = (parent.func.id if isinstance(parent, ast.Call)
+                      and isinstance(parent.func, ast.Name) else None)
+            if called not in QUOTING_CALLS:
+                faults.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:40]!r}")
     assert not faults, "\n".join(faults)

@@ -25,6 +25,6 @@ def test_ruff_check_is_clean():
 
 
 def test_mypy_is_clean():
-    result = subprocess.run([_tool("mypy"), "--no-incremental"], cwd=ROOT,
+    result = subprocess.run([_tool("mypy")], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

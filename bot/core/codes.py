@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from engine import Code, InvalidCode, Rules, parse_code
 
+from .enums import CodeEntry
 from .errors import BadCode
 
 
-def read_code(text: str, rules: Rules, example_command: str) -> Code:
-    """Parse a player's code, or raise :class:`BadCode` saying how to type it here."""
+def read_code(text: str, rules: Rules, entry: CodeEntry = CodeEntry.CODE) -> Code:
+    """Parse a player's code typed at ``entry``, or raise :class:`BadCode`."""
     try:
         return parse_code(text, rules)
     except InvalidCode as exc:
-        raise BadCode(str(exc), rules, example_command) from None
+        raise BadCode(str(exc), rules, entry) from None

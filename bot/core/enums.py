@@ -28,6 +28,35 @@ class DailyStatus(StrEnum):
     LOST = "lost"
 
 
+class PuzzleKind(StrEnum):
+    #: Everyone's puzzle of a UTC day (``/puzzle daily``).
+    DAILY = "daily"
+    #: A fresh puzzle at a level (``/puzzle random``).
+    RANDOM = "random"
+
+
+class PuzzleStatus(StrEnum):
+    """A player's play of a puzzle: answered once, right or wrong."""
+
+    OPEN = "open"
+    SOLVED = "solved"
+    MISSED = "missed"
+
+
+class CodeEntry(StrEnum):
+    """Where a player typed a code: the words for a bad one say how to type it right there
+    (each feature registers its command's syntax beside its rendering)."""
+
+    #: ``/guess``, or the guess picker's form.
+    GUESS = "guess"
+    #: ``/daily play``, or the daily picker's form.
+    DAILY = "daily"
+    #: ``/puzzle answer``.
+    PUZZLE = "puzzle"
+    #: A form or an option that takes the code alone (a reveal, a code to set).
+    CODE = "code"
+
+
 class Setting(StrEnum):
     """A server setting, by the name its summary and change log use."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine import Rules
 
+from .enums import CodeEntry
 from .records import GameRecord
 
 
@@ -81,12 +82,12 @@ class GameOver(UserError):
 
 
 class BadCode(UserError):
-    def __init__(self, reason: str, rules: Rules, example_command: str):
+    def __init__(self, reason: str, rules: Rules, entry: CodeEntry):
         super().__init__(reason)
         self.reason = reason
         self.rules = rules
-        #: How to type a code right here, e.g. "/guess 1123".
-        self.example_command = example_command
+        #: Where it was typed (the words show how to type one right there).
+        self.entry = entry
 
 
 class BadRules(UserError):

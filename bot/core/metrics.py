@@ -102,7 +102,7 @@ class Metrics:
             "and route (interaction, rest).", ["scope", "route"], registry=registry)
         self._cosmetic = Counter(
             "mastermind_cosmetic_edits", "Board-trail edits by outcome: sent, merged (a newer "
-            "one for the same channel replaced it), stale (waited too long), failed.",
+            "one for the same board replaced it), stale (waited too long), failed.",
             ["outcome"], registry=registry)
         self._db_waits = Histogram(
             "mastermind_db_lock_wait_seconds", "Time a write transaction waited before it "

@@ -1,5 +1,5 @@
 """The stored records as the services see them (games and their moves, a game about to
-open or end, daily plays, setting changes, standings): plain data read from the store,
+open or end, daily plays, puzzle plays, setting changes, standings): plain data read from the store,
 never mutated by it."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine import Code, Feedback, Rules
+from engine.puzzle import Clue, Level
 
-from .enums import DailyStatus, GameKind, GameStatus, Setting
+from .enums import DailyStatus, GameKind, GameStatus, PuzzleKind, PuzzleStatus, Setting
 
 #: The user id that attributions are rewritten to by ``/mastermind forget-me``.
 FORGOTTEN = 0
@@ -149,6 +150,31 @@ class DailyPlay:
     @property
     def solved(self) -> bool:
         return self.status is DailyStatus.WON
+
+
+@dataclass(frozen=True)
+class PuzzlePlay:
+    """A player's play of one puzzle, kept with its clues and answer as shown."""
+
+    id: int
+    user_id: int
+    guild_id: int | None
+    kind: PuzzleKind
+    day: str | None  # a daily puzzle's UTC day
+    level: Level
+    rules: Rules
+    clues: tuple[Clue, ...]
+    answer: Code
+    spread: int
+    status: PuzzleStatus
+    named: Code | None
+    created_at: float
+    answered_at: float | None
+    answered_by: int | None  # the interaction that answered it
+
+    @property
+    def open(self) -> bool:
+        return self.status is PuzzleStatus.OPEN
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 from engine import Code, Feedback, Rules, code_from_digits, format_code
 from engine.puzzle import Clue, Level
 
+from ..core.enums import PuzzleKind, PuzzleStatus
+from ..core.records import PuzzlePlay
 from . import locks
 from .connection import Connection
 
@@ -15,37 +16,15 @@ _COLUMNS = ("id, user_id, guild_id, kind, day, level, pegs, colors, repeats, clu
             " spread, status, named, created_at, answered_at, answer_interaction_id")
 
 
-@dataclass(frozen=True)
-class PuzzlePlay:
-    id: int
-    user_id: int
-    guild_id: int | None
-    kind: str  # 'daily' or 'random'
-    day: str | None
-    level: Level
-    rules: Rules
-    clues: tuple[Clue, ...]
-    answer: Code
-    spread: int
-    status: str  # 'open', 'solved' or 'missed'
-    named: Code | None
-    created_at: float
-    answered_at: float | None
-    answered_by: int | None  # the interaction that answered it
-
-    @property
-    def open(self) -> bool:
-        return self.status == "open"
-
-
 def _play(row) -> PuzzlePlay:
     rules = Rules(pegs=row[6], colors=row[7], repeats=bool(row[8]))
     clues = tuple(Clue(code_from_digits(g), Feedback(b, w)) for g, b, w in json.loads(row[9]))
     return PuzzlePlay(
-        id=row[0], user_id=row[1], guild_id=row[2], kind=row[3], day=row[4],
+        id=row[0], user_id=row[1], guild_id=row[2], kind=PuzzleKind(row[3]), day=row[4],
         level=Level(row[5]), rules=rules, clues=clues, answer=code_from_digits(row[10]),
-        spread=row[11], status=row[12], named=code_from_digits(row[13]) if row[13] else None,
-        created_at=row[14], answered_at=row[15], answered_by=row[16])
+        spread=row[11], status=PuzzleStatus(row[12]),
+        named=code_from_digits(row[13]) if row[13] else None, created_at=row[14],
+        answered_at=row[15], answered_by=row[16])
 
 
 class PuzzleStore:
@@ -62,14 +41,16 @@ class PuzzleStore:
 
     async def daily(self, conn: Connection, user_id: int, day: str) -> PuzzlePlay | None:
         await locks.hold(conn, locks.puzzles(user_id))  # in a write: before opening one
-        return await self._one(conn, "kind = 'daily' AND user_id = ? AND day = ?",
-                               (user_id, day))
+        return await self._one(conn, "kind = ? AND user_id = ? AND day = ?",
+                               (PuzzleKind.DAILY.value, user_id, day))
 
     async def newest_open(self, conn: Connection, user_id: int) -> PuzzlePlay | None:
         return await self._one(
-            conn, "user_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1", (user_id,))
+            conn, "user_id = ? AND status = ? ORDER BY id DESC LIMIT 1",
+            (user_id, PuzzleStatus.OPEN.value))
 
-    async def create(self, conn: Connection, *, user_id: int, guild_id: int | None, kind: str,
+    async def create(self, conn: Connection, *, user_id: int, guild_id: int | None,
+                     kind: PuzzleKind,
                      day: str | None, level: Level, rules: Rules, clues: tuple[Clue, ...],
                      answer: Code, spread: int, now: float, action_id: int | None
                      ) -> PuzzlePlay:
@@ -80,7 +61,7 @@ class PuzzleStore:
             "INSERT INTO puzzle_plays (user_id, guild_id, kind, day, level, pegs, colors,"
             " repeats, clues, answer, spread, created_at, open_interaction_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (user_id, guild_id, kind, day, level.value, rules.pegs, rules.colors,
+            (user_id, guild_id, kind.value, day, level.value, rules.pegs, rules.colors,
              int(rules.repeats), stored, format_code(answer), spread, now, action_id),
         ) as cur:
             row = await cur.fetchone()
@@ -95,24 +76,27 @@ class PuzzleStore:
         await locks.hold(conn, locks.puzzles(play.user_id))
         async with conn.execute(
             "UPDATE puzzle_plays SET status = ?, named = ?, answered_at = ?,"
-            " answer_interaction_id = ? WHERE id = ? AND status = 'open'",
-            ("solved" if solved else "missed", format_code(named), now, action_id, play.id),
+            " answer_interaction_id = ? WHERE id = ? AND status = ?",
+            ((PuzzleStatus.SOLVED if solved else PuzzleStatus.MISSED).value,
+             format_code(named), now, action_id, play.id, PuzzleStatus.OPEN.value),
         ) as cur:
             return cur.rowcount == 1
 
     async def daily_days(self, conn: Connection, user_id: int) -> list[tuple[str, bool]]:
         """(day, solved) of every daily puzzle the player answered."""
         async with conn.execute(
-            "SELECT day, status FROM puzzle_plays WHERE kind = 'daily' AND user_id = ?"
-            " AND status != 'open' ORDER BY day", (user_id,)) as cur:
-            return [(row[0], row[1] == "solved") for row in await cur.fetchall()]
+            "SELECT day, status FROM puzzle_plays WHERE kind = ? AND user_id = ?"
+            " AND status != ? ORDER BY day",
+            (PuzzleKind.DAILY.value, user_id, PuzzleStatus.OPEN.value)) as cur:
+            return [(row[0], row[1] == PuzzleStatus.SOLVED) for row in await cur.fetchall()]
 
     async def day_tally(self, conn: Connection, day: str) -> tuple[int, int]:
         """(answered, solved) of a day's puzzle, everywhere."""
         async with conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'solved' THEN 1 ELSE 0 END), 0)"
-            " FROM puzzle_plays WHERE kind = 'daily' AND day = ? AND status != 'open'",
-            (day,)) as cur:
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = ? THEN 1 ELSE 0 END), 0)"
+            " FROM puzzle_plays WHERE kind = ? AND day = ? AND status != ?",
+            (PuzzleStatus.SOLVED.value, PuzzleKind.DAILY.value, day,
+             PuzzleStatus.OPEN.value)) as cur:
             row = await cur.fetchone()
         assert row is not None
         return int(row[0]), int(row[1])

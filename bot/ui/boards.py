@@ -4,7 +4,7 @@ The shrinking is cosmetic, so it never holds up or fails the move's own answer: 
 as a task of its own, outside the interaction's context (it is no part of that answer), and
 it is the first thing to give way under load: it goes through the process's REST budget
 (bot/ui/rest_budget.py), which runs it when a request to Discord is spare, and keeps only
-the newest one waiting per channel. Where the bot is not in the channel (see
+the newest edit waiting per board. Where the bot is not in the channel (see
 :mod:`bot.ui.places`) it can't edit an older message, so the boards there stay as they were.
 """
 
@@ -62,7 +62,7 @@ def collapse_soon(interaction: discord.Interaction, message_id: int | None, line
                   view: discord.ui.View | discord.ui.LayoutView | None = None,
                   v2: bool = False) -> None:
     """:func:`collapse`, after the answer that replaced the board, when the REST budget
-    has room (a newer collapse in the same channel replaces this one while it waits)."""
+    has room (a newer collapse of the same board replaces this one while it waits)."""
     if not message_id or not bot_in_channel(interaction):
         return
     bot_of(interaction).rest_budget.cosmetic(message_id, lambda: collapse(

@@ -7,10 +7,11 @@ from typing import Any
 
 import discord
 
-from i18n import tr, trn
+from engine import example
+from i18n import command, tr, trn
 
 from ..core.durations import hours
-from ..core.enums import GameKind
+from ..core.enums import CodeEntry, GameKind
 from ..core.errors import (
     AlreadyDone,
     BadCode,
@@ -271,10 +272,24 @@ def _game_over(error: GameOver) -> tuple[str, str]:
         "This challenge is over. Start a new one with `/challenge`.")
 
 
+#: How to type a code where it was typed, from an example code: each feature registers its
+#: command's syntax (:func:`typed_as`); a form or an option takes the code alone.
+_SYNTAX: dict[CodeEntry, Callable[[str], str]] = {}
+
+
+def typed_as(entry: CodeEntry) -> Callable[[Callable[[str], str]], Callable[[str], str]]:
+    """Register how a code is typed at ``entry`` (``lambda code: f"/guess {code}"``)."""
+    def register(syntax: Callable[[str], str]) -> Callable[[str], str]:
+        _SYNTAX[entry] = syntax
+        return syntax
+    return register
+
+
 @says(BadCode)
 def _bad_code(error: BadCode) -> tuple[str, str]:
+    shown = _SYNTAX.get(error.entry, str)(example(error.rules))
     return tr("That is not a valid code"), tr(
         "{reason}.\nThis game: {rules}. Example: `{example}`.", reason=_capital(error.reason),
-        rules=error.rules.describe(), example=error.example_command)
+        rules=error.rules.describe(), example=command(shown))
 
 

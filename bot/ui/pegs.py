@@ -43,8 +43,8 @@ PEG_EMOJI: tuple[str, ...] = (
 #: palette's emoji.
 EMOJI_DIGITS = {emoji: str(i + 1) for i, emoji in enumerate(PEG_EMOJI)}
 #: An empty place in a code being put together, when the drawn hole can't be had: a text
-#: symbol, drawn in the theme's text colour.
-HOLE_TEXT = "\N{DOTTED CIRCLE}"
+#: glyph, drawn in the theme's text colour on either theme.
+HOLE_TEXT = "\N{LARGE CIRCLE}"
 
 Emoji = str | discord.PartialEmoji
 

@@ -18,6 +18,12 @@ Loopback server (real HTTP + websocket gateway, for running ``python -m bot``)::
     async with FakeDiscordServer() as server:   # see fake_discord.server
         ...
 
+Activities (``fake_discord.activities``): ``fake.enable_activities()`` (the ``EMBEDDED`` flag
+and the Entry Point command), ``result.launch`` after a ``LAUNCH_ACTIVITY`` answer,
+``fake.authorize(user)`` for an OAuth2 code, ``fake.activities.client_secret``,
+``fake.start_activity(channel, *users)`` for an instance, ``fake.client_session()`` for code
+that calls Discord outside discord.py.
+
 ``state.DiscordState`` is the shared core (state, Discord's rules, limit checks, routing).
 """
 

@@ -236,6 +236,9 @@ class InteractionRecord:
     acknowledged: asyncio.Event = field(default_factory=asyncio.Event)
     #: Follow-up POSTs accepted (at most 5 where only a user install authorizes the app).
     followup_posts: int = 0
+    #: The submits of the modal this interaction answered with: once one is answered,
+    #: Discord's client has closed the modal and cannot submit it again.
+    modal_submits: list[InteractionRecord] = field(default_factory=list)
 
     @property
     def type_name(self) -> str:
@@ -830,6 +833,10 @@ class DiscordState:
         cb = modal_from.callback
         if cb is None or cb.type != 9:
             raise InvalidInteraction(f"{modal_from!r} did not answer with a modal")
+        if any(done.callback is not None for done in modal_from.modal_submits):
+            raise InvalidInteraction(
+                f"the modal {modal_from!r} answered with was submitted and answered: Discord "
+                "closed it (a player opens it again to submit again)")
         who = user or modal_from.user
         user_, channel, guild = self._context(who, modal_from.channel, modal_from.guild)
         used: set[str] = set()
@@ -886,7 +893,7 @@ class DiscordState:
                                                  modal_from.owners)
         if modal_from.source_message_id is not None:
             payload["message"] = self.messages[modal_from.source_message_id].payload()
-        return self._register(
+        submitted = self._register(
             InteractionRecord(
                 iid,
                 token,
@@ -900,6 +907,8 @@ class DiscordState:
                 source_message_id=modal_from.source_message_id,
             )
         )
+        modal_from.modal_submits.append(submitted)
+        return submitted
 
     # ------------------------------------------------------------------------ REST entry
     def fail_next(self, method: str, path: str, status: int, code: int = 0,

@@ -110,7 +110,7 @@ def _made(moves: Sequence[GuessRecord], turn: int, player: Player, code: str,
     if len(moves) <= turn or moves[turn].player_id != player.id:
         return False
     try:
-        return moves[turn].code == read_code(code, rules, "")
+        return moves[turn].code == read_code(code, rules)
     except UserError:
         return False
 

@@ -9,9 +9,8 @@ from typing import Any
 
 from engine import Code, Feedback, Rules, format_code
 
-from ...core.enums import GameKind, GameStatus
-from ...core.records import DailyPlay, GameRecord
-from ...store.puzzles import PuzzlePlay
+from ...core.enums import GameKind, GameStatus, PuzzleStatus
+from ...core.records import DailyPlay, GameRecord, PuzzlePlay
 
 View = dict[str, Any]
 
@@ -82,7 +81,8 @@ def daily(rules: Rules, day: str, play: DailyPlay | None, secret: Code,
             "streak": {"current": streak[0], "longest": streak[1]}}
 
 
-PUZZLE_STATUS = {"open": "running", "solved": "won", "missed": "lost"}
+PUZZLE_STATUS = {PuzzleStatus.OPEN: "running", PuzzleStatus.SOLVED: "won",
+                 PuzzleStatus.MISSED: "lost"}
 
 
 def puzzle(play: PuzzlePlay, streak: tuple[int, int]) -> View:

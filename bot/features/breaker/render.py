@@ -15,11 +15,11 @@ from collections.abc import Mapping
 import discord
 
 from engine import Rules, example, format_code
-from i18n import tr, trn
+from i18n import command, tr, trn
 
-from ...core.enums import GameStatus
+from ...core.enums import CodeEntry, GameStatus
 from ...core.records import GameRecord, GuessRecord
-from ...ui.messages import guesses, mention, player_name, says
+from ...ui.messages import guesses, mention, player_name, says, typed_as
 from ...ui.pegs import (
     BLACK_PEG,
     EMBED_DESCRIPTION_MAX,
@@ -107,11 +107,11 @@ def _footer(game: GameRecord) -> str:
     if not game.active:
         return f"{game_label(game)} · {rules.describe()}"
     if not game.guesses:
-        return f"{game_label(game)} · {guesses(rules.max_guesses)} · /mastermind help"
+        return f"{game_label(game)} · {guesses(rules.max_guesses)} · {command('/mastermind help')}"
     left = trn("{left} of {count} guess left", "{left} of {count} guesses left",
                rules.max_guesses, left=game.guesses_left)
     pegs = tr("{black} right place · {white} wrong place", black=BLACK_PEG, white=WHITE_PEG)
-    return f"{game_label(game)} · {left} · {pegs} · /guess {example(rules)}"
+    return f"{game_label(game)} · {left} · {pegs} · {command('/guess ' + example(rules))}"
 
 
 def _guessers(game: GameRecord) -> str:
@@ -196,6 +196,9 @@ def collapsed_line(game: GameRecord, turn: int, names: Mapping[int, str] | None 
 
 
 # ---- the words for breaker mistakes ------------------------------------------------------
+typed_as(CodeEntry.GUESS)(lambda code: f"/guess {code}")
+
+
 @says(TooLate)
 def _too_late(error: TooLate) -> tuple[str, str]:
     game = error.game

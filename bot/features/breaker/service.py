@@ -7,10 +7,10 @@ raises a domain error before anything is written.
 
 from __future__ import annotations
 
-from engine import Code, Rules, draw_secret, example, score_codes
+from engine import Code, Rules, draw_secret, score_codes
 
 from ...core.codes import read_code
-from ...core.enums import GameKind, GameStatus, Which
+from ...core.enums import CodeEntry, GameKind, GameStatus, Which
 from ...core.errors import WrongKindOfGame
 from ...core.records import GameEnding, GameRecord, NewGame
 from ...services.games import GameService, Opened
@@ -114,7 +114,7 @@ class BreakerService:
         if game.kind is not GameKind.BREAKER:
             raise WrongKindOfGame(game)
         self.check_guesser(game, user_id)
-        code = read_code(text, game.rules, f"/guess {example(game.rules)}")
+        code = read_code(text, game.rules, CodeEntry.GUESS)
         assert game.secret is not None
         earlier = next((g for g in game.guesses if g.code == code), None)
         if earlier is not None:

@@ -238,16 +238,20 @@ def _codes_left(game: GameRecord, left: int) -> str:
 
 def _history(state: ChallengeState, budget: int) -> list[str]:
     """Below the buttons: the replies so far, the colour key, the strategy and the rules
-    (the strategy's idea on the first board only: help has them all)."""
+    (the rules and the strategy's idea on the first board and the finished one only: a
+    turn's board fits a 400 px phone screen, and help has them all)."""
     game = state.game
     rules = game.rules
     parts = []
     label = (tr("Private challenge #{id}", id=game.id) if game.private
              else tr("Challenge #{id}", id=game.id))
-    status = [label, rules.describe()]
+    status = [label]
     if game.active and not game.replies:
-        status.append(tr("I play {strategy}", strategy=strategy_line(game.strategy, rules)))
+        status += [rules.describe(),
+                   tr("I play {strategy}", strategy=strategy_line(game.strategy, rules))]
     else:
+        if not game.active:
+            status.append(rules.describe())
         status.append(f"`{get_strategy(game.strategy or DEFAULT_STRATEGY).name}`")
     if game.active and not state.inconsistent and game.codes_left is not None:
         status.insert(0, _codes_left(game, game.codes_left))
@@ -255,11 +259,10 @@ def _history(state: ChallengeState, budget: int) -> list[str]:
     lines = [tr("Colours {key}", key=key[0]), *key[1:]] if key else []
     parts.append("\n".join(f"-# {line}" for line in [*lines, " · ".join(status)]))
     if game.replies:  # the replies so far in what is left of the message's text
-        heading = "**" + tr("Your replies") + "**\n" if game.active else ""
         rows = rows_within(game.replies, lambda r: feedback_row(r.turn, r.guess, r.feedback,
                                                                 rules),
-                           budget - len(heading) - len("\n\n".join(parts)) - 2)
-        parts.insert(0, heading + rows)
+                           budget - len("\n\n".join(parts)) - 2)
+        parts.insert(0, rows)
     return parts
 
 

@@ -10,7 +10,6 @@ solver sessions are a cache rebuilt from them.
 from __future__ import annotations
 
 import secrets as secure_random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,7 +21,6 @@ from engine import (
     Mistake,
     Rules,
     SolverSession,
-    example,
     score_codes,
     validate_feedback,
 )
@@ -48,7 +46,6 @@ class ChallengeState:
     """Everything a challenge board shows."""
 
     game: GameRecord
-    think_seconds: float = 0.0
     #: After a reveal: the replies that were wrong.
     mistakes: tuple[Mistake, ...] | None = None
 
@@ -129,9 +126,7 @@ class ChallengeService:
     ) -> tuple[ChallengeState, GameRecord | None]:
         seed = secure_random.randbelow(2**31)
         session = SolverSession(rules, strategy, seed=seed)
-        started = time.perf_counter()
         guess = await self.solvers.run(session.next_guess)
-        seconds = time.perf_counter() - started
         opened_by = self.turn_mark()
         opened = await self.games.open(NewGame(
             GameKind.CHALLENGE, guild_id, channel_id, user_id, rules, strategy=strategy,
@@ -139,7 +134,7 @@ class ChallengeService:
             turn_opened_by=opened_by, private=private, action_id=action_id,
         ), user_name=user_name)
         self.solvers.keep(opened.game.id, session, opened_by)
-        return ChallengeState(opened.game, seconds), opened.abandoned
+        return ChallengeState(opened.game), opened.abandoned
 
     # ---- reading ----------------------------------------------------------------------------
     async def load(self, game_id: int, user_id: int) -> GameRecord:
@@ -234,11 +229,9 @@ class ChallengeService:
             guess = game.pending_guess or await self.solvers.run(session.next_guess)
             answer = (reply.feedback if isinstance(reply.feedback, Feedback)
                       else _validate(game.rules, guess, reply.feedback))
-            started = time.perf_counter()
             won = answer.is_win(game.rules.pegs)
             pending, left = (None, session.remaining) if won else await self.solvers.run(
                 _tell_and_decide, session, answer)
-            seconds = time.perf_counter() - started
             turn = len(game.replies) + 1
             games = self.games
             now = games.clock()
@@ -270,7 +263,7 @@ class ChallengeService:
                 self.solvers.drop(game.id)
             else:
                 self.solvers.keep(game.id, session, mark)
-            return ChallengeState(game, seconds)
+            return ChallengeState(game)
 
     # ---- a take-back ------------------------------------------------------------------------
     def check_take_back(self, game: GameRecord, turn: int) -> ReplyRecord:
@@ -288,9 +281,7 @@ class ChallengeService:
             if self.solvers.newer_than(game):
                 raise OutOfDate(game, last.turn, action="take back", raced=True)
             session = await self.solvers.session_for(game)
-            started = time.perf_counter()
             pending, left = await self.solvers.run(_undo_and_decide, session)
-            seconds = time.perf_counter() - started
             games = self.games
             now = games.clock()
             mark = self._next_mark(game)
@@ -305,11 +296,11 @@ class ChallengeService:
                 self.solvers.drop(game.id)
                 raise OutOfDate(game, last.turn, action="take back", raced=True) from None
             self.solvers.keep(game.id, session, mark)
-            return ChallengeState(game, seconds)
+            return ChallengeState(game)
 
     # ---- a reveal ---------------------------------------------------------------------------
     def check_reveal(self, game: GameRecord, code_text: str, *, action_id: int) -> Reveal:
-        return Reveal(game, read_code(code_text, game.rules, example(game.rules)), action_id)
+        return Reveal(game, read_code(code_text, game.rules), action_id)
 
     async def commit_reveal(self, reveal: Reveal) -> ChallengeState:
         """The challenger shows their code: name every wrong reply, and end the challenge."""

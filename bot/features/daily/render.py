@@ -5,12 +5,13 @@ from __future__ import annotations
 import discord
 
 from engine import Code, example, format_code
-from i18n import tr, trn
+from i18n import command, tr, trn
 from i18n.numbers import day as show_day
 from i18n.numbers import number
 
+from ...core.enums import CodeEntry
 from ...core.records import DailyPlay
-from ...ui.messages import mention, player_name, says
+from ...ui.messages import mention, player_name, says, typed_as
 from ...ui.pegs import code_line, feedback_row, legend, share_rows
 from ..analysis.buttons import AnalyseButton
 from .errors import DailyAlreadyPlayed, DailyNotFinished, DailyRaced, DailyRepeat
@@ -40,7 +41,7 @@ def daily_embed(day: str, play: DailyPlay | None, *, secret: Code | None,
         # count reads right, e.g. "Guesses left: {left}/{total}".
         head = tr("Today's code is the same for everyone, on every server. Only you see this "
                   "board. {left} of {total} guesses left: `{command}`", left=left,
-                  total=RULES.max_guesses, command=f"/daily play guess:{example(RULES)}")
+                  total=RULES.max_guesses, command=command(f"/daily play guess:{example(RULES)}"))
         colour = discord.Colour.blurple()
         title = tr("Daily code · {day}", day=shown)
     else:
@@ -97,6 +98,9 @@ def leaderboard_embed(standing: DayStanding, scope_name: str) -> discord.Embed:
     embed.set_footer(text=tr("{standing} · solved first, then fewest guesses, then earliest",
                              standing=_standing_line(standing)))
     return embed
+
+
+typed_as(CodeEntry.DAILY)(lambda code: f"/daily play guess:{code}")
 
 
 @says(DailyNotFinished)

@@ -12,10 +12,10 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from engine import CLASSIC, Code, draw_secret, example, score_codes
+from engine import CLASSIC, Code, draw_secret, score_codes
 
 from ...core.codes import read_code
-from ...core.enums import DailyStatus
+from ...core.enums import CodeEntry, DailyStatus
 from ...core.records import DailyPlay
 from ...core.results import utc
 from ...core.streaks import streaks
@@ -106,7 +106,7 @@ class DailyService:
         if day is not None and day != self.today():
             raise DailyOver(day)
         day = self.today()
-        code = read_code(text, DAILY_RULES, f"/daily play guess:{example(DAILY_RULES)}")
+        code = read_code(text, DAILY_RULES, CodeEntry.DAILY)
         now = self.games.clock()
         try:
             async with once(), self.db.transaction() as conn:

@@ -12,7 +12,7 @@ import discord
 
 from engine import PALETTE, STRATEGIES, Feedback, Rules
 from engine.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_PEGS
-from i18n import tr
+from i18n import command, tr
 
 from ...ui.pegs import (
     BLACK_PEG,
@@ -92,9 +92,9 @@ def _bot() -> discord.Embed:
 
 def _more() -> discord.Embed:
     embed = discord.Embed(title=tr("Matches, the daily and more"))
-    embed.add_field(name="/match", inline=False, value=tr(
+    embed.add_field(name=command("/match"), inline=False, value=tr(
         "Rounds against me or a friend: each breaks the other's code in turn."))
-    embed.add_field(name="/daily", inline=False, value=tr(
+    embed.add_field(name=command("/daily"), inline=False, value=tr(
         "`play` today's code, the same for everyone, once a day · `share` your grid: "
         "{black} right place, {white} wrong place, {empty} nothing", black=SHARE_BLACK,
         white=SHARE_WHITE, empty=SHARE_EMPTY))

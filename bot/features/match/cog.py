@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import Rules, example
+from engine import Rules
 from i18n import mark, tr
 
 from ...core.codes import read_code
@@ -203,7 +203,7 @@ class MatchCog(commands.Cog, name="match"):
                                 text: str) -> None:
         """``/mastermind new setter:me``, its code picked: the game starts in the channel."""
         assert interaction.channel_id is not None
-        code = read_code(typed_code(text), rules, example(rules))
+        code = read_code(typed_code(text), rules)
         started = await self.breaker.new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, user_name=display_name(interaction.user), rules=rules,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from engine import example
+from i18n import command as quoted_command
 from i18n import tr, trc, trn
 
 from ...core.enums import GameKind
@@ -73,7 +74,7 @@ def _now(view: MatchView) -> str:
     if game.kind is GameKind.CHALLENGE:
         return tr("**{half}:** I break {player}'s code: think of one and answer my "
                   "guesses{board}.", half=half, player=mention(setter_id or 0), board=board)
-    command = f"`/guess {example(match.rules)}`"
+    command = quoted_command(f"`/guess {example(match.rules)}`")
     if setter_id is None:
         return tr("**{half}:** {breaker} breaks my code{board}: {command}.", half=half,
                   breaker=side_name(match, breaker), board=board, command=command)

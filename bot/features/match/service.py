@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import Rules, example
+from engine import Rules
 from i18n import mark
 
 from ...core.codes import read_code
@@ -166,7 +166,7 @@ class MatchService:
                        action_id: int | None = None) -> MatchView:
         """The setter's code: the half-round's breaker game starts with it as the secret."""
         reader_match = await self.check_setter(match_id, half, user_id)
-        code = read_code(text, reader_match.rules, example(reader_match.rules))
+        code = read_code(text, reader_match.rules)
         now = self.games.clock()
         try:
             async with once(), self.games.db.transaction() as conn:

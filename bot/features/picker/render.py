@@ -15,13 +15,11 @@ from engine import format_code
 from i18n import tr, trn
 
 from ...ui.messages import says
-from ...ui.pegs import button_emoji, peg_emoji
+from ...ui.pegs import button_emoji, hole, peg_emoji
 from .buttons import PickerButton
 from .errors import NotYourPicker
 from .state import Op, Picker, Tap
 
-#: A peg not picked yet: a text glyph, drawn in the theme's own colour on either theme.
-HOLE = "\N{LARGE CIRCLE}"
 NOT_YET = "\N{MIDDLE DOT}"  # the digit of a peg not picked yet
 #: Colour buttons per row: five (Discord's most) wrap on a 400 px phone, four fit.
 ROW_WIDTH = 4
@@ -45,7 +43,7 @@ def colour_rows(colors: int) -> list[range]:
 def code_lines(picker: Picker, verb: str) -> str:
     """The code so far, large, and its digits with what to do next."""
     size = "#" if picker.pegs <= 5 else "##"
-    holes = " ".join([*(peg_emoji((d,)) for d in picker.code), *[HOLE] * picker.missing])
+    holes = " ".join([*(peg_emoji((d,)) for d in picker.code), *[hole()] * picker.missing])
     digits = format_code(picker.code) + NOT_YET * picker.missing
     status = (tr("ready: press **{verb}**", verb=verb) if picker.complete
               else trn("pick {count} more", "pick {count} more", picker.missing))

@@ -20,7 +20,7 @@ PREFIX = "mmp"
 #: Longest target a purpose may use: the whole id then stays well inside Discord's 100.
 TARGET_MAX = 40
 _ID = re.compile(
-    r"(?P<purpose>[a-z]{1,3}):(?P<owner>\d{1,20}):(?P<target>[0-9a-z.\-]{0,40}):"
+    rf"(?P<purpose>[a-z]{{1,3}}):(?P<owner>\d{{1,20}}):(?P<target>[0-9a-z.\-]{{0,{TARGET_MAX}}}):"
     r"(?P<rules>(?:[2-8][2-9][ru])?):(?P<code>[1-9]{0,8}):(?P<op>[1-9]|[a-z])")
 
 
@@ -79,11 +79,6 @@ class Picker:
         op_text = str(op.value if isinstance(op, Op) else op)
         return ":".join((PREFIX, self.purpose, str(self.owner), self.target, rules,
                          self.digits, op_text))
-
-
-def open_id(purpose: str, target: str, owner: int = 0) -> str:
-    """The custom_id of a board's button that opens a picker."""
-    return Picker(purpose, owner, target).custom_id(Op.OPEN)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import discord
 from i18n import tr
 
 from ...core.errors import MalformedButton
-from ...store.puzzles import PuzzlePlay
+from ...core.records import PuzzlePlay
 from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 from .picking import answer_button
 

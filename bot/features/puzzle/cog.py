@@ -12,7 +12,8 @@ from discord.ext import commands
 
 from engine.puzzle import Level
 
-from ...store.puzzles import PuzzlePlay
+from ...core.enums import PuzzleKind
+from ...core.records import PuzzlePlay
 from ...ui.options import CodeText
 from ...ui.pegs import typed_code
 from ...ui.places import usable
@@ -41,7 +42,7 @@ class PuzzleCog(commands.GroupCog, group_name="puzzle",
     async def board(self, play: PuzzlePlay) -> tuple[discord.Embed, discord.ui.View]:
         """The puzzle's board as it stands (once answered, with the day's streak and tally)."""
         streak = tally = None
-        if play.kind == "daily" and not play.open:
+        if play.kind is PuzzleKind.DAILY and not play.open:
             streak = await self.service.streak(play.user_id)
             tally = await self.service.tally(play.day or "")
         return puzzle_embed(play, streak=streak, tally=tally), puzzle_view(play)

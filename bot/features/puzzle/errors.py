@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core.errors import UserError
-from ...store.puzzles import PuzzlePlay
+from ...core.records import PuzzlePlay
 
 
 class NoOpenPuzzle(UserError):

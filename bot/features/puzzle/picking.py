@@ -13,7 +13,7 @@ import discord
 
 from i18n import mark, tr
 
-from ...store.puzzles import PuzzlePlay
+from ...core.records import PuzzlePlay
 from ...ui.buttons import cog_of
 from ..picker.buttons import open_button
 from ..picker.flow import close

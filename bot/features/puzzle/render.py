@@ -14,8 +14,9 @@ from i18n import tr, trn
 from i18n.numbers import day as show_day
 from i18n.numbers import number
 
-from ...store.puzzles import PuzzlePlay
-from ...ui.messages import says
+from ...core.enums import CodeEntry, PuzzleKind, PuzzleStatus
+from ...core.records import PuzzlePlay
+from ...ui.messages import says, typed_as
 from ...ui.pegs import code_line, feedback_row, key_pegs
 from .errors import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered
 from .service import miss_of
@@ -35,7 +36,7 @@ MISSED = "\N{CROSS MARK}"
 
 
 def puzzle_title(play: PuzzlePlay) -> str:
-    if play.kind == "daily":
+    if play.kind is PuzzleKind.DAILY:
         return tr("Puzzle of {day}", day=show_day(play.day or ""))
     return tr("Puzzle #{id} · {level} · {size}", id=play.id, level=LEVEL_NAMES[play.level](),
               size=f"{play.rules.pegs}x{play.rules.colors}")
@@ -57,8 +58,9 @@ def puzzle_embed(play: PuzzlePlay, *, streak: tuple[int, int] | None = None,
     colour = discord.Colour.blurple()
     if not play.open:
         parts.append(_outcome(play))
-        colour = discord.Colour.green() if play.status == "solved" else discord.Colour.red()
-    if streak is not None and play.kind == "daily" and not play.open:
+        solved = play.status is PuzzleStatus.SOLVED
+        colour = discord.Colour.green() if solved else discord.Colour.red()
+    if streak is not None and play.kind is PuzzleKind.DAILY and not play.open:
         current, longest = streak
         parts.append(trn("Puzzle streak: **{count}** day (best {best})",
                          "Puzzle streak: **{count}** days (best {best})", current, best=longest))
@@ -77,7 +79,7 @@ def puzzle_embed(play: PuzzlePlay, *, streak: tuple[int, int] | None = None,
 
 def _outcome(play: PuzzlePlay) -> str:
     assert play.named is not None
-    if play.status == "solved":
+    if play.status is PuzzleStatus.SOLVED:
         return f"{SOLVED} " + tr("**Solved!** {code} is the only code that fits.",
                                  code=code_line(play.answer))
     miss = miss_of(play)
@@ -91,6 +93,9 @@ def _outcome(play: PuzzlePlay) -> str:
     return "\n".join(lines)
 
 
+typed_as(CodeEntry.PUZZLE)(lambda code: f"/puzzle answer code:{code}")
+
+
 @says(NoOpenPuzzle)
 def _no_open(error: NoOpenPuzzle) -> tuple[str, str]:
     return tr("No puzzle to answer"), tr(
@@ -102,7 +107,7 @@ def _no_open(error: NoOpenPuzzle) -> tuple[str, str]:
 def _answered(error: PuzzleAnswered) -> tuple[str, str]:
     text = (tr("You already answered that puzzle (solved): each puzzle takes one try, so "
                "nothing changed. Try `/puzzle new` for another.")
-            if error.play.status == "solved" else
+            if error.play.status is PuzzleStatus.SOLVED else
             tr("You already answered that puzzle (missed): each puzzle takes one try, so "
                "nothing changed. Try `/puzzle new` for another."))
     return tr("Already answered"), text

@@ -9,16 +9,18 @@ from __future__ import annotations
 import asyncio
 import secrets
 
-from engine import CLASSIC, Code, Rules, example, score_codes
+from engine import CLASSIC, Code, Rules, score_codes
 from engine.puzzle import Level, Puzzle, check_answer, generate
 
 from ...core.codes import read_code
+from ...core.enums import CodeEntry, PuzzleKind
 from ...core.errors import AlreadyDone
+from ...core.records import PuzzlePlay
 from ...core.results import utc
 from ...core.streaks import streaks
 from ...services.games import GameService
 from ...store import once
-from ...store.puzzles import PuzzlePlay, PuzzleStore
+from ...store.puzzles import PuzzleStore
 from ..daily.service import DailyService
 from .errors import NoOpenPuzzle, NotYourPuzzle, PuzzleAnswered
 
@@ -55,7 +57,7 @@ class PuzzleService:
         async with once(), self.db.transaction() as conn:
             play = await self.store.daily(conn, user_id, day)  # opened meanwhile?
             return play or await self._open(conn, puzzle, user_id=user_id, guild_id=guild_id,
-                                            kind="daily", day=day, action_id=action_id)
+                                            kind=PuzzleKind.DAILY, day=day, action_id=action_id)
 
     async def new_play(self, *, user_id: int, guild_id: int | None, level: Level, size: str,
                        action_id: int | None) -> PuzzlePlay:
@@ -63,10 +65,11 @@ class PuzzleService:
         puzzle = await self._generate(SIZES[size], level, secrets.randbits(64))
         async with once(), self.db.transaction() as conn:
             return await self._open(conn, puzzle, user_id=user_id, guild_id=guild_id,
-                                    kind="random", day=None, action_id=action_id)
+                                    kind=PuzzleKind.RANDOM, day=None, action_id=action_id)
 
     async def _open(self, conn, puzzle: Puzzle, *, user_id: int, guild_id: int | None,
-                    kind: str, day: str | None, action_id: int | None) -> PuzzlePlay:
+                    kind: PuzzleKind, day: str | None, action_id: int | None
+                    ) -> PuzzlePlay:
         return await self.store.create(
             conn, user_id=user_id, guild_id=guild_id, kind=kind, day=day,
             level=puzzle.level, rules=puzzle.rules, clues=puzzle.clues, answer=puzzle.answer,
@@ -96,7 +99,7 @@ class PuzzleService:
         """The one try at a puzzle (``play_id``, or the player's newest open one)."""
         play = (await self.get(play_id, user_id) if play_id is not None
                 else await self.newest_open(user_id))
-        named = read_code(text, play.rules, f"/puzzle answer code:{example(play.rules)}") if (
+        named = read_code(text, play.rules, CodeEntry.PUZZLE) if (
             isinstance(text, str)) else text
         solved = check_answer_fits(play, named)
         async with once(), self.db.transaction() as conn:
