@@ -30,6 +30,16 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from activity_browser import PHONE, Stack, missing_browser, running_activity  # noqa: E402
 
+#: When (ms after the frame's navigation) the client's script ran (its first request), the
+#: token exchange began (the SDK's READY and AUTHORIZE answered) and the state was asked for
+#: (signed in): where the time to a playable board goes.
+STEPS = """() => {
+  const start = (part) => performance.getEntriesByType('resource')
+    .find((e) => e.name.includes(part))?.startTime ?? NaN;
+  return [start('/api/words'), start('/api/token'), start('/api/state')];
+}"""
+steps: list[list[float]] = []
+
 
 def gzipped(body: bytes) -> int:
     return len(gzip.compress(body, compresslevel=9, mtime=0))
@@ -40,6 +50,7 @@ async def one_load(stack: Stack, channel: Any, runs: int) -> tuple[list[float], 
     """``runs`` cold loads of a board with a game running: (ms from opening to playable as
     the frame measures it, the same from the test's clock), and the files of the last."""
     frame_ms, wall_ms = [], []
+    steps.clear()
     files: dict[str, bytes] = {}
     for run in range(runs):
         user = stack.user(f"runner{run}")
@@ -49,6 +60,7 @@ async def one_load(stack: Stack, channel: Any, runs: int) -> tuple[list[float], 
         wall_ms.append((time.perf_counter() - page.opened_at) * 1000)
         frame_ms.append(await page.app.evaluate(
             "() => performance.getEntriesByName('mastermind-playable')[0].startTime"))
+        steps.append(await page.app.evaluate(STEPS))
         if run == runs - 1:
             for response in page.responses:
                 url = response.url
@@ -91,6 +103,10 @@ async def main(runs: int, reference: bool) -> None:
           f" ms, min {min(frame_ms):.0f}, max {max(frame_ms):.0f}")
     print(f"  whole (parent page opened -> playable):      median {statistics.median(wall_ms):.0f}"
           f" ms, min {min(wall_ms):.0f}, max {max(wall_ms):.0f}")
+    script, token, state = (statistics.median(s[i] for s in steps) for i in range(3))
+    print(f"  where it goes (medians, in the frame): script running {script:.0f} ms, SDK ready and "
+          f"code given {token:.0f} ms, signed in {state:.0f} ms, playable "
+          f"{statistics.median(frame_ms):.0f} ms")
     if reference:
         print(f"reference: 5x8 Knuth sweep (mastermind evaluate) {knuth_reference():.2f} s")
 

@@ -102,17 +102,24 @@ def check_shards(count: int | None, ids: tuple[int, ...] | None) -> Finding:
                          f"run {', '.join(others)} in other processes (SHARD_IDS)")
 
 
-def check_metrics_port(port: int | None) -> Finding:
-    if port is None:
-        return Finding(True, "METRICS_PORT is not set: no metrics endpoint")
+def _unusable(host: str, port: int) -> str | None:
+    """Why ``port`` can't be listened on at ``host`` now (None: it can), bound as aiohttp
+    binds it."""
     with socket.socket() as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp listens
         try:
-            sock.bind((HOST, port))
+            sock.bind((host, port))
         except OSError as exc:
-            return Finding(False, f"METRICS_PORT {port} can't be used on {HOST} "
-                                  f"({exc.strerror or exc}): choose another port, or leave "
-                                  f"METRICS_PORT empty for no metrics")
+            return str(exc.strerror or exc)
+    return None
+
+
+def check_metrics_port(port: int | None) -> Finding:
+    if port is None:
+        return Finding(True, "METRICS_PORT is not set: no metrics endpoint")
+    if (why := _unusable(HOST, port)) is not None:
+        return Finding(False, f"METRICS_PORT {port} can't be used on {HOST} ({why}): choose "
+                              f"another port, or leave METRICS_PORT empty for no metrics")
     return Finding(True, f"METRICS_PORT {port} is free on {HOST}")
 
 
@@ -121,14 +128,9 @@ def check_activity(port: int | None, host: str, secret: str | None) -> Finding:
     secret's value is never printed)."""
     if port is None:
         return Finding(True, "ACTIVITY_PORT is not set: no Activity (web server off)")
-    with socket.socket() as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError as exc:
-            return Finding(False, f"ACTIVITY_PORT {port} can't be used on {host} "
-                                  f"({exc.strerror or exc}): choose another port, or leave "
-                                  f"ACTIVITY_PORT empty for no Activity")
+    if (why := _unusable(host, port)) is not None:
+        return Finding(False, f"ACTIVITY_PORT {port} can't be used on {host} ({why}): choose "
+                              f"another port, or leave ACTIVITY_PORT empty for no Activity")
     return Finding(True, f"ACTIVITY_PORT {port} is free on {host}, and DISCORD_CLIENT_SECRET "
                          f"is set ({len(secret or '')} characters)")
 

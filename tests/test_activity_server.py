@@ -351,6 +351,12 @@ async def test_the_launch_button_is_on_the_boards_only_with_activities_on(
     assert clicked.response.type == 12
     assert clicked.launch is not None and clicked.launch.channel is world.general
     assert world.bob.user in clicked.launch.instance.users
+    daily = await fake_discord.slash(bot, "daily play", user=world.bob, channel=world.general,
+                                     guild=world.guild)
+    puzzle = await fake_discord.slash(bot, "puzzle today", user=world.bob,
+                                      channel=world.general, guild=world.guild)
+    assert "mma:launch" in button_ids(daily.message) and "mma:launch" in button_ids(
+        puzzle.message)
 
 
 @pytest.mark.postgresql_only
@@ -375,3 +381,23 @@ async def test_a_move_reaches_viewers_of_another_process_through_postgresql(
     assert told["by"]["name"] == "bob" and told["view"]["turn"] == 1
     assert took < 0.3, took
     await watching.close()
+
+
+async def test_a_viewer_catches_up_after_the_bot_restarts(
+        fake_discord, start_bot, world, http, db_path):
+    bot = await start_activity_bot(start_bot, fake_discord)
+    (alice,) = await signed_in(http, bot, fake_discord, world, world.alice)
+    view = (await alice.new("channel")).body
+    secret = secret_of(db_path, world.general.id)
+    live = await alice.live()
+    await alice.guess("channel", view, miss(secret))
+    seen = (await live.next())["seq"]
+    await bot.close()
+    closed = await live.ws.receive(timeout=5)
+    assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    bot = await start_activity_bot(start_bot, fake_discord)  # a new port, as after a deploy
+    again = Player(http, base_url(bot), alice.token, alice.instance_id)
+    back = await again.live(since=seen)
+    assert (await back.next())["type"] == "resync"
+    assert [m["code"] for m in (await again.game("channel")).body["moves"]] == [miss(secret)]
+    await back.close()

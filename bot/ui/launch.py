@@ -6,7 +6,7 @@ with :func:`add_to` and knows nothing else of the Activity."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -19,8 +19,12 @@ def install(maker: Callable[[], discord.ui.Item[Any]] | None) -> None:
     _maker = maker
 
 
-def add_to(view: discord.ui.View) -> discord.ui.View:
-    """``view`` with the Activity's button, when there is one."""
+Holder = TypeVar("Holder", discord.ui.View, discord.ui.ActionRow)
+
+
+def add_to(holder: Holder) -> Holder:
+    """``holder`` (a board's view, or a Components V2 board's row) with the Activity's
+    button, when there is one."""
     if _maker is not None:
-        view.add_item(_maker())
-    return view
+        holder.add_item(_maker())
+    return holder

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from engine import example
-from i18n import command, tr, trn
+from i18n import tr, trn
 
 from ..core.durations import hours
 from ..core.enums import CodeEntry, GameKind
@@ -278,7 +278,8 @@ _SYNTAX: dict[CodeEntry, Callable[[str], str]] = {}
 
 
 def typed_as(entry: CodeEntry) -> Callable[[Callable[[str], str]], Callable[[str], str]]:
-    """Register how a code is typed at ``entry`` (``lambda code: f"/guess {code}"``)."""
+    """Register how a code is typed at ``entry``, under the reader's command names
+    (``lambda code: command(f"/guess {code}")``)."""
     def register(syntax: Callable[[str], str]) -> Callable[[str], str]:
         _SYNTAX[entry] = syntax
         return syntax
@@ -290,6 +291,6 @@ def _bad_code(error: BadCode) -> tuple[str, str]:
     shown = _SYNTAX.get(error.entry, str)(example(error.rules))
     return tr("That is not a valid code"), tr(
         "{reason}.\nThis game: {rules}. Example: `{example}`.", reason=_capital(error.reason),
-        rules=error.rules.describe(), example=command(shown))
+        rules=error.rules.describe(), example=shown)
 
 

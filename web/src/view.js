@@ -3,7 +3,7 @@
 // their counts written beside them, and every control is a labelled button.
 import { h } from "./dom.js";
 import { playing } from "./playing.js";
-import { t } from "./words.js";
+import { has, t } from "./words.js";
 
 const MODES = ["channel", "daily", "puzzle", "private", "challenge"];
 /** Modes with a New game (of a size the player picks); the daily code and the puzzle of the
@@ -82,7 +82,7 @@ function moveRow(app, move, index) {
     h("span", { class: "n" }, index + 1),
     code(app, [...move.code]),
     keyPegs(move.black, move.white),
-    move.by ? h("span", { class: "by" }, t("by", { name: mine ? t("you") : move.by.name })) : null);
+    move.by && app.mode !== "challenge" ? h("span", { class: "by" }, mine ? t(has("by_you") ? "by_you" : "you") : t("by", { name: move.by.name })) : null);
 }
 
 function board(app, view, act) {

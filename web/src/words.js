@@ -11,3 +11,8 @@ export function t(key, values = {}) {
   const text = table[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
+
+/** Whether the server sent words for `key` (a key newer than the server's words may be missing). */
+export function has(key) {
+  return key in table;
+}

@@ -25,16 +25,15 @@ from typing import Any
 from aiohttp import web
 
 from ...store.db import is_postgres
-from ...store.notify import Notifications
+from ...store.notify import MAX_PAYLOAD, Notifications
 from .service import ActivityGames, Mode, Moved, Place, Player
+from .views import View
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "mastermind_activity"
 #: Messages waiting for one viewer before it counts as too slow and is closed.
 QUEUE_SIZE = 32
-#: Seconds one message may take to be written to a viewer.
-SEND_TIMEOUT = 5.0
 
 
 @dataclass(eq=False)
@@ -58,27 +57,31 @@ class Viewer:
 
     async def write(self) -> None:
         try:
-            while True:
-                text = await self.queue.get()
-                async with asyncio.timeout(SEND_TIMEOUT):
-                    await self.ws.send_str(text)
-        except (ConnectionError, RuntimeError, TimeoutError):
+            while True:  # a stalled reader fills the queue, and is closed by send()
+                await self.ws.send_str(await self.queue.get())
+        except (ConnectionError, RuntimeError):
             pass
         finally:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.ws.close(code=4408, message=b"too slow"))
 
 
-def _moved_text(moved: Moved) -> str:
-    return json.dumps(asdict(moved))
+def _notice(moved: Moved, view: View | None) -> str:
+    """What goes round: the move, and the game as it now stands when it fits in a
+    notification (then no process reads it again)."""
+    text = json.dumps({**asdict(moved), "view": view})
+    return text if len(text.encode()) <= MAX_PAYLOAD else json.dumps(
+        {**asdict(moved), "view": None})
 
 
-def _moved_from(text: str) -> Moved | None:
+def _read_notice(text: str) -> tuple[Moved, View | None] | None:
     try:
         data = json.loads(text)
         by = data["by"]
-        return Moved(Mode(data["mode"]), data.get("guild_id"), data.get("channel_id"),
-                     int(data["user_id"]), Player(int(by["id"]), str(by["name"])))
+        moved = Moved(Mode(data["mode"]), data.get("guild_id"), data.get("channel_id"),
+                      int(data["user_id"]), Player(int(by["id"]), str(by["name"])))
+        view = data.get("view")
+        return moved, view if isinstance(view, dict) else None
     except (ValueError, KeyError, TypeError):
         log.warning("activity: a live notification could not be read")
         return None
@@ -141,24 +144,25 @@ class LiveHub:
                 viewer.send(text)
 
     # ---- moves ------------------------------------------------------------------------------
-    async def publish(self, moved: Moved) -> None:
-        """Tell every viewer concerned, in every process."""
+    async def publish(self, moved: Moved, view: View | None = None) -> None:
+        """Tell every viewer concerned, in every process; ``view``: the game as it now stands
+        for them, if the caller has it (else each process reads it)."""
         if self._notifications is not None and await self._notifications.send(
-                _moved_text(moved)):
+                _notice(moved, view)):
             return
-        self._spawn(self.deliver(moved))  # not sent: at least this process's viewers
+        self._spawn(self.deliver(moved, view))  # not sent: at least this process's viewers
 
     def _received(self, text: str) -> None:
-        moved = _moved_from(text)
-        if moved is not None:
-            self._spawn(self.deliver(moved))
+        notice = _read_notice(text)
+        if notice is not None:
+            self._spawn(self.deliver(*notice))
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def deliver(self, moved: Moved) -> None:
+    async def deliver(self, moved: Moved, view: View | None = None) -> None:
         """This process's viewers of the move, each sent the game as it now stands."""
         if moved.mode is Mode.CHANNEL:
             targets = list(self._by_channel.get(moved.channel_id or 0, ()))
@@ -170,7 +174,8 @@ class LiveHub:
         place = Place(moved.guild_id, moved.channel_id or targets[0].place.channel_id)
         owner = targets[0].player if moved.mode is not Mode.CHANNEL else moved.by
         try:
-            view = await self.games.view(moved.mode, place, owner)
+            if view is None:
+                view = await self.games.view(moved.mode, place, owner)
         except Exception:  # a viewer misses one update, never the mover their answer
             log.exception("activity: the view of a move could not be read")
             return

@@ -74,4 +74,4 @@ def board_view(game: GameRecord) -> discord.ui.View | None:
         return play_again_view(game, analyse_view(game))
     view = discord.ui.View(timeout=None)
     view.add_item(guess_button(game))
-    return launch.add_to(view)
+    return view if game.match_id is not None else launch.add_to(view)  # matches: chat only

@@ -196,7 +196,7 @@ def collapsed_line(game: GameRecord, turn: int, names: Mapping[int, str] | None 
 
 
 # ---- the words for breaker mistakes ------------------------------------------------------
-typed_as(CodeEntry.GUESS)(lambda code: f"/guess {code}")
+typed_as(CodeEntry.GUESS)(lambda code: command(f"/guess {code}"))
 
 
 @says(TooLate)

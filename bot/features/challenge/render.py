@@ -25,6 +25,7 @@ from i18n.numbers import number
 
 from ...core.enums import GameStatus
 from ...core.records import GameRecord
+from ...ui import launch
 from ...ui.messages import board_link, mention, says
 from ...ui.pegs import (
     BLACK_PEG,
@@ -148,7 +149,8 @@ def _controls(game: GameRecord) -> discord.ui.ActionRow:
                                        label=tr("Take back"), style=discord.ButtonStyle.secondary))
     buttons.append(ChallengeButton(Action.REVEAL, game.id, label=tr("Reveal my code"),
                                    style=discord.ButtonStyle.danger))
-    return _row(buttons)
+    row = _row(buttons)
+    return launch.add_to(row) if game.private else row  # the Activity's challenges
 
 
 def _finished_row(game: GameRecord) -> discord.ui.ActionRow:

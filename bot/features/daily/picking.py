@@ -15,6 +15,7 @@ import discord
 from i18n import mark, tr
 from i18n.numbers import day as show_day
 
+from ...ui import launch
 from ...ui.buttons import cog_of
 from ...ui.messages import says
 from ...ui.pegs import feedback_row
@@ -39,7 +40,7 @@ def guess_view(day: str, user_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(open_button(Picker(PURPOSE, user_id, day), label=tr("Guess"),
                               emoji="\N{DIRECT HIT}"))
-    return view
+    return launch.add_to(view)
 
 
 class DailyPurpose(Purpose):

@@ -100,7 +100,7 @@ def leaderboard_embed(standing: DayStanding, scope_name: str) -> discord.Embed:
     return embed
 
 
-typed_as(CodeEntry.DAILY)(lambda code: f"/daily play guess:{code}")
+typed_as(CodeEntry.DAILY)(lambda code: command(f"/daily play guess:{code}"))
 
 
 @says(DailyNotFinished)

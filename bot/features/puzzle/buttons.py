@@ -12,6 +12,7 @@ from i18n import tr
 
 from ...core.errors import MalformedButton
 from ...core.records import PuzzlePlay
+from ...ui import launch
 from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 from .picking import answer_button
 
@@ -45,4 +46,4 @@ class AnotherPuzzleButton(ReportingButton, prefix="mmz"):
 def puzzle_view(play: PuzzlePlay) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(answer_button(play) if play.open else AnotherPuzzleButton(play.id))
-    return view
+    return launch.add_to(view) if play.open and play.kind == "daily" else view

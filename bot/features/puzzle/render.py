@@ -10,7 +10,7 @@ from collections.abc import Callable
 import discord
 
 from engine.puzzle import Level
-from i18n import tr, trn
+from i18n import command, tr, trn
 from i18n.numbers import day as show_day
 from i18n.numbers import number
 
@@ -93,7 +93,7 @@ def _outcome(play: PuzzlePlay) -> str:
     return "\n".join(lines)
 
 
-typed_as(CodeEntry.PUZZLE)(lambda code: f"/puzzle answer code:{code}")
+typed_as(CodeEntry.PUZZLE)(lambda code: command(f"/puzzle answer code:{code}"))
 
 
 @says(NoOpenPuzzle)
