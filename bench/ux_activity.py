@@ -21,7 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from activity_browser import DESKTOP, PHONE, Stack, missing_browser, running_activity  # noqa: E402
-from test_bot_process import score  # noqa: E402
 
 
 async def channel_game(stack: Stack, out: Path, locale: str) -> None:
@@ -55,18 +54,9 @@ async def challenge(stack: Stack, out: Path) -> None:
     channel = stack.channel("challenge")
     user = stack.user("Dana")
     (page,) = await stack.open_game(channel, user, viewport=PHONE, platform="mobile")
-    await page.app.click("[data-key='mode-challenge']")
-    await page.app.wait_for_selector("[data-key='new-game']")
-    await page.new_game()
-    kept = "4415"
+    await page.start_challenge()
     for turn in (1, 2):
-        guess = await page.app.eval_on_selector_all(
-            ".reply .code .peg", "pegs => pegs.map(p => p.dataset.digit).join('')")
-        black, white = score(kept, guess)
-        for which, count in (("black", black), ("white", white)):
-            for _ in range(count):
-                await page.app.click(f"[data-key='{which}-more']")
-        await page.app.click("[data-key='reply']")
+        await page.answer_challenge("4415")
         await page.wait_rows(turn)
         await page.wait_playable()
     await page.app.click("[data-key='black-more']")

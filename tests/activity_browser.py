@@ -34,7 +34,7 @@ from fake_discord.activities import ActivityInstance
 from fake_discord.models import FakeChannel, FakeGuild, FakeUser
 from fake_discord.server import FakeDiscordServer
 from fake_discord.state import DiscordState
-from test_bot_process import BotProcess, bot_env, query, wait_ready
+from test_bot_process import BotProcess, bot_env, query, score, wait_ready
 
 CHROMIUM = Path("/usr/bin/chromium")
 INSTALL_HINT = ("the Activity's browser tests need Debian's chromium: apt-get install -y chromium "
@@ -181,6 +181,23 @@ class ActivityPage:
         await self.app.click("[data-key='new-game']")
         await self.wait_playable()
 
+    async def start_challenge(self) -> None:
+        await self.app.click("[data-key='mode-challenge']")
+        await self.app.wait_for_selector("[data-key='new-game']")
+        await self.new_game()
+
+    async def answer_challenge(self, kept: str) -> tuple[str, int, int]:
+        """Tap the key pegs the bot's guess earns against the code ``kept`` in mind, and
+        send them: (the guess, black, white)."""
+        guess = await self.app.eval_on_selector_all(
+            ".reply .code .peg", "pegs => pegs.map(p => p.dataset.digit).join('')")
+        black, white = score(kept, guess)
+        for which, count in (("black", black), ("white", white)):
+            for _ in range(count):
+                await self.app.click(f"[data-key='{which}-more']")
+        await self.app.click("[data-key='reply']")
+        return guess, black, white
+
     async def tap_code(self, code: str) -> None:
         for digit in code:
             await self.app.click(f".palette .colour[data-digit='{digit}']")
@@ -311,6 +328,15 @@ class Stack:
         for page in pages:
             await page.wait_ready()
         return pages
+
+    async def channel_game(self, name: str, *users: FakeUser, **kwargs: Any
+                           ) -> tuple[FakeChannel, list[ActivityPage], str]:
+        """A new channel ``name`` where ``users`` open the Activity and the first starts a
+        game: the channel, their pages, the secret."""
+        channel = self.channel(name)
+        pages = await self.open_game(channel, *users, **kwargs)
+        await pages[0].new_game()
+        return channel, pages, self.secret(channel)
 
     def secret(self, channel: FakeChannel) -> str:
         ((secret,),) = query(self.db, "SELECT secret FROM games WHERE channel_id = ? AND "

@@ -118,7 +118,7 @@ async def test_two_players_in_one_instance_see_each_others_moves(stack: Stack) -
         await cleo_page.new_game()
         await dan_page.wait_playable()  # dan sees the new game without doing anything
         secret = stack.secret(channel)
-        first, second = [c for c in ("1122", "3344", "5566") if c != secret][:2]
+        first, second = two_wrong(secret)
         await cleo_page.tap_code(first)
         await cleo_page.app.click("[data-key='submit']")
         assert await dan_page.wait_rows(1) == [(first, *score(secret, first), "by cleo")]
@@ -134,6 +134,11 @@ async def test_two_players_in_one_instance_see_each_others_moves(stack: Stack) -
         await stack.discord.close(cleo_page)
 
 
+def two_wrong(secret: str) -> list[str]:
+    """Two 4x6 guesses that leave the game running."""
+    return [c for c in ("1122", "3344", "5566") if c != secret][:2]
+
+
 def board_of(stack: Stack, channel: FakeChannel) -> dict[str, Any] | None:
     """The newest game board the bot posted in ``channel`` (its embed)."""
     for message in reversed(stack.server.state.channel_history(channel, include_ephemeral=False)):
@@ -145,12 +150,9 @@ def board_of(stack: Stack, channel: FakeChannel) -> dict[str, Any] | None:
 async def test_the_activity_and_the_chat_play_one_game(stack: Stack) -> None:
     """A move in the Activity shows on the channel's board; a /guess shows in the Activity."""
     async with asyncio.timeout(BUDGET):
-        channel = stack.channel("chat")
         eve, finn = stack.user("eve"), stack.user("finn")
-        (page,) = await stack.open_game(channel, eve)
-        await page.new_game()
-        secret = stack.secret(channel)
-        first, second = [c for c in ("1122", "3344", "5566") if c != secret][:2]
+        channel, (page,), secret = await stack.channel_game("chat", eve)
+        first, second = two_wrong(secret)
         await page.tap_code(first)
         await page.app.click("[data-key='submit']")
         await page.wait_rows(1)
@@ -169,12 +171,9 @@ async def test_the_activity_and_the_chat_play_one_game(stack: Stack) -> None:
 
 async def test_the_page_catches_up_after_the_bot_restarts(stack: Stack) -> None:
     async with asyncio.timeout(BUDGET * 2):
-        channel = stack.channel("restart")
         gus, hal = stack.user("gus"), stack.user("hal")
-        (page,) = await stack.open_game(channel, gus)
-        await page.new_game()
-        secret = stack.secret(channel)
-        first, second = [c for c in ("1122", "3344", "5566") if c != secret][:2]
+        channel, (page,), secret = await stack.channel_game("restart", gus)
+        first, second = two_wrong(secret)
         await page.app.evaluate("() => { window.sameDocument = true; }")
         stack.bot.proc.kill()
         await stack.bot.finish()
@@ -259,18 +258,9 @@ async def test_a_challenge_answered_by_tapping_key_pegs(stack: Stack) -> None:
         channel = stack.channel("challenge")
         kim = stack.user("kim")
         (page,) = await stack.open_game(channel, kim, viewport=PHONE, platform="mobile")
-        await page.app.click("[data-key='mode-challenge']")
-        await page.app.wait_for_selector("[data-key='new-game']")
-        await page.new_game()
-        kept = "2351"
+        await page.start_challenge()
         for turn in range(1, 9):
-            guess = await page.app.eval_on_selector_all(
-                ".reply .code .peg", "pegs => pegs.map(p => p.dataset.digit).join('')")
-            black, white = score(kept, guess)
-            for which, count in (("black", black), ("white", white)):
-                for _ in range(count):
-                    await page.app.click(f"[data-key='{which}-more']")
-            await page.app.click("[data-key='reply']")
+            guess, black, white = await page.answer_challenge("2351")
             rows = await page.wait_rows(turn)
             assert rows[-1] == (guess, black, white, "")
             if black == 4:
