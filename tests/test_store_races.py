@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import random
 
+import asyncpg
 import dbtools
 import pytest
 
@@ -186,12 +187,26 @@ async def test_a_channel_held_by_one_write_holds_up_only_that_channel(two, db_pa
         assert [g.code for g in elsewhere.guesses] == [code_from_digits("1111")]
         here = asyncio.create_task(breaker.guess(channel_id=1, user_id=3, user_name="p3",
                                                  text="2222", action_id=next(_ids)))
-        await asyncio.sleep(0.3)
+        await _until_a_session_waits_for_a_lock(db_path)  # B's move reached A's lock
         assert not here.done() and not holder.done()
     finally:
         release.set()
         await holder
     assert len((await asyncio.wait_for(here, 5)).guesses) == 1
+
+
+async def _until_a_session_waits_for_a_lock(url: str) -> None:
+    """Until PostgreSQL shows a session of this database waiting for a lock (an event,
+    where a fixed sleep would assert "not done yet" on a guess about the machine's speed)."""
+    conn = await asyncpg.connect(url)
+    try:
+        async with asyncio.timeout(10):
+            while not await conn.fetchval(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND wait_event_type = 'Lock'"):
+                await asyncio.sleep(0.01)
+    finally:
+        await conn.close()
 
 
 @pytest.mark.postgresql_only
