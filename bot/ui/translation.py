@@ -42,11 +42,16 @@ def public_locale(interaction: discord.Interaction) -> str | None:
     in ``/mastermind settings``, else the server's own locale; in a DM, the user's."""
     if interaction.guild_id is None:
         return user_locale(interaction)
-    configured = bot_of(interaction).services.settings.language(interaction.guild_id)
-    if configured:
-        return catalog_locale(configured)
     guild_locale = interaction.guild_locale
-    return catalog_locale(guild_locale.value if guild_locale else None)
+    return server_locale(bot_of(interaction).services.settings.language(interaction.guild_id),
+                         guild_locale.value if guild_locale else None)
+
+
+def server_locale(configured: str | None, guild_locale: str | None) -> str | None:
+    """The catalog a server's public messages speak: the language set in ``/mastermind
+    settings``, else the server's own locale (the chat's answers and the Activity's board
+    edits alike)."""
+    return catalog_locale(configured or guild_locale)
 
 
 def publicly(interaction: discord.Interaction) -> AbstractContextManager[None]:

@@ -11,12 +11,13 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from i18n import catalog_locale, speaking
+from i18n import speaking
 
 from ...core.enums import GameKind
 from ...core.records import GameRecord
 from ...ui import launch
 from ...ui.options import display_name
+from ...ui.translation import server_locale
 from ..breaker.buttons import board_view
 from ..breaker.render import board_embed
 from .buttons import LaunchButton
@@ -83,9 +84,9 @@ class ActivityCog(commands.Cog, name="activity"):
         task.add_done_callback(self._tasks.discard)
 
     def _server_locale(self, guild_id: int | None) -> str | None:
-        configured = self.bot.services.settings.language(guild_id)
         guild = self.bot.get_guild(guild_id) if guild_id else None
-        return catalog_locale(configured or (guild.preferred_locale.value if guild else None))
+        return server_locale(self.bot.services.settings.language(guild_id),
+                             guild.preferred_locale.value if guild else None)
 
     async def _show(self, game_id: int) -> None:
         games = self.bot.services.games
