@@ -215,7 +215,7 @@ class GameStore:
 
     async def create(self, conn: Connection, new: NewGame, *, now: float) -> GameRecord:
         """Insert the game ``new`` describes, running from ``now``; one statement."""
-        await locks.hold(conn, locks.private(new.started_by) if new.private
+        await locks.hold(conn, locks.private(new.started_by) if locks.own_player(new)
                          else locks.channel(new.channel_id))
         values = {**_columns(new, _OPENED_BY), "status": GameStatus.ACTIVE.value,
                   "created_at": now, "updated_at": now}
