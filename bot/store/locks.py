@@ -28,7 +28,8 @@ spans channels holds with constraints instead: one running game and one running 
 channel (partial unique indexes, re-read under the channel's key), one private game per
 player (a partial unique index, under the player's key, or a racer's board's channel), one
 daily play per player and day (its primary key, under the player's key), leaderboard
-totals and the daily tally (``ON CONFLICT`` upserts written in key order), exactly once (the ``*_once`` keys).
+totals and the daily tally (``ON CONFLICT`` upserts written in key order), exactly once
+(the ``*_once`` keys).
 """
 
 from __future__ import annotations

@@ -123,10 +123,10 @@ class RaceBoards:
             await self.store.racer_done(conn, race.id, game.started_by,
                                         status=RacerStatus.UNSOLVED, guesses=len(game.guesses),
                                         best=best_reply(game), at=now)
-        ended = await self.store.get(conn, race.id)
-        assert ended is not None and ended.started_at is not None
-        placed = places(ended.racers, ended.started_at)
-        await self.store.place(conn, race.id, placed, await self.rate(conn, ended, placed, now))
+        over = await self.store.get(conn, race.id)
+        assert over is not None and over.started_at is not None
+        placed = places(over.racers, over.started_at)
+        await self.store.place(conn, race.id, placed, await self.rate(conn, over, placed, now))
 
 
 @dataclass(frozen=True)
