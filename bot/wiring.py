@@ -1,5 +1,6 @@
 """The bot's services, built in one order with what each consults: the servers' settings
-first, then the game service with their rules and the match's hooks, then the features'
+first, then the ratings (which read the settings' seasons and cap), then the game service
+with their rules and the match's hooks (which rate a match at its end), then the features'
 services on top of it. Every service is built here and nowhere else: the bot
 (``MastermindBot.setup_hook``, which keeps the one :class:`Services` as ``bot.services``)
 and the service-level tests (``tests/service_kit.py``) both take them from here.
@@ -22,6 +23,7 @@ from .features.hints.service import HintService
 from .features.match.halves import HalfRounds
 from .features.match.service import MatchService
 from .features.puzzle.service import PuzzleService
+from .features.ratings.service import RatingService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
 from .services.emoji_use import EmojiUseService
@@ -45,6 +47,7 @@ class Services:
     analysis: AnalysisService
     emoji_use: EmojiUseService
     activity: ActivityGames
+    ratings: RatingService
 
 
 async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
@@ -55,7 +58,9 @@ async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
     settings = SettingsService(db, clock=clock, default_idle_hours=idle_timeout / 3600)
     await settings.load()
     idle = IdleRule(idle_timeout, by_server=settings.idle_seconds)
-    halves = HalfRounds(clock=clock, idle=idle)
+    ratings = RatingService(db, clock=clock, seasons=settings.seasons,
+                            pair_cap=settings.pair_cap)
+    halves = HalfRounds(clock=clock, idle=idle, ratings=ratings)
     games = GameService(db, clock=clock, idle=idle, channel_allowed=settings.check_channel,
                         end_hooks=[halves.on_game_end], channel_checks=[halves.check_channel])
     daily = DailyService(games)
@@ -69,4 +74,5 @@ async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
         puzzles=puzzles, analysis=AnalysisService(games, daily),
         emoji_use=EmojiUseService(db, clock=clock),
         activity=ActivityGames(games=games, breaker=breaker, daily=daily, puzzles=puzzles,
-                               challenges=challenges, settings=settings))
+                               challenges=challenges, settings=settings),
+        ratings=ratings)

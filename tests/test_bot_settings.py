@@ -64,6 +64,9 @@ async def test_the_summary_changes_nothing(fake_discord, start_bot, world, admin
         "Games allowed in": "every channel",
         "Daily results (/daily share)": "posted when shared",
         "Language of public boards": "the server's own language (now English)",
+        "Rating seasons": "monthly",
+        "Rated games per pair a day": "3 a day",
+        "Race time limit (/race)": "10 minutes",
     }
     assert rows(db_path, "SELECT COUNT(*) FROM settings_log") == [(0,)]
 

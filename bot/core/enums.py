@@ -85,6 +85,24 @@ class Setting(StrEnum):
     CHANNELS = "channels"
     DAILY_RESULTS = "daily results"
     LANGUAGE = "language"
+    SEASONS = "rating seasons"
+    PAIR_CAP = "rated games per pair a day"
+    RACE_TIME = "race time limit"
+
+
+class Seasons(StrEnum):
+    """How often a server's rating season starts over (``/mastermind settings``)."""
+
+    OFF = "off"
+    MONTHLY = "monthly"
+    QUARTERLY = "quarterly"
+
+
+class RatedKind(StrEnum):
+    """What a rated game was: ``(kind, source id)`` moves ratings at most once."""
+
+    RACE = "race"
+    MATCH = "match"
 
 
 class Mode(StrEnum):

@@ -9,15 +9,16 @@ do nothing: SQLite has one writer at a time anyway. A transaction that names not
 its first statement (migrations, ``copy-db``, the stats rebuild, a settings change) holds
 the whole database, as every write did before.
 
-**No two transactions wait for each other.** Keys are taken in one global order: by rank
-(a player's daily play or puzzles, then a player's private game, then a channel), and
-within one call by name. A transaction may add keys later (a move in a channel first
-looks for the player's private game, then at the channel's game), but only of a higher
-rank than every key it holds; keys of one rank are taken together, in one sorted call,
-or not at all. So a transaction that waits for a key holds only keys ranked below it,
-and whoever holds that key waits (if at all) for keys ranked above it: no cycle can
-close. A key found by a lookup (a game or match by its id) may be a channel or a private
-game's player: it ranks as a channel and is taken alone, or not after anything else.
+**No two transactions wait for each other.** Keys are taken in one global order: by rank (a
+player's daily play or puzzles, then a player's private game, then a channel, then the
+ratings of a rated game's players), and within one call by name. A transaction may add keys
+later (a move in a channel first looks for the player's private game, then at the channel's
+game), but only of a higher rank than every key it holds; keys of one rank are taken
+together, in one sorted call, or not at all. So a transaction that waits for a key holds
+only keys ranked below it, and whoever holds that key waits (if at all) for keys ranked
+above it: no cycle can close. A key found by a lookup (a game or match by its id) may be a
+channel or a private game's player: it ranks as a channel and is taken alone, or not after
+anything else.
 :class:`PgTransaction` checks the rule as keys are taken (``tests`` make a breach fail).
 
 A private game is its player's, not its channel's (the channel's one running game is the
@@ -46,8 +47,9 @@ if TYPE_CHECKING:
     from ..core.records import GameRecord, NewGame
 
 
-#: Ranks, in the order keys are taken (see the module's doc).
-DAILY, PRIVATE, CHANNEL = 0, 1, 2
+#: Ranks, in the order keys are taken (see the module's doc). A player's rating in a server
+#: ranks last: a game's end (under its channel or player) rates its players at the end.
+DAILY, PRIVATE, CHANNEL, RATING = 0, 1, 2, 3
 
 
 @dataclass(frozen=True, order=True)
@@ -104,6 +106,12 @@ def puzzles(user_id: int) -> Key:
     """A player's puzzles (one daily puzzle a day; each puzzle answered once). It ranks with
     the daily plays: no transaction takes both."""
     return Key(DAILY, f"puzzles:{int(user_id)}", _hashed("puzzles", str(int(user_id))))
+
+
+def rating(guild_id: int, user_id: int) -> Key:
+    """A player's rating in a server (a rated game takes all its players' in one call)."""
+    return Key(RATING, f"rating:{int(guild_id)}:{int(user_id)}",
+               _hashed("rating", f"'{int(guild_id)}:{int(user_id)}'"))
 
 
 def of_game(game: GameRecord) -> Key:

@@ -11,7 +11,7 @@ from .connection import Connection
 
 #: The settings columns, in the order rows are read and written (NULL = the default).
 COLUMNS = ("hints", "pegs", "colors", "max_guesses", "repeats", "idle_hours", "channels",
-           "daily_posts", "language")
+           "daily_posts", "language", "seasons", "pair_cap", "race_minutes")
 
 
 class SettingsStore:

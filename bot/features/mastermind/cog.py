@@ -44,8 +44,14 @@ from ..breaker.cog import BreakerCog
 from ..challenge.cog import ChallengeCog
 from ..hints.cog import HintsCog
 from ..match.cog import MatchCog
-from ..settings.cog import LANGUAGE_CHOICES, SettingsCog, rules_for
-from ..settings.service import Changes
+from ..settings.cog import LANGUAGE_CHOICES, SEASON_CHOICES, SettingsCog, rules_for, season_choice
+from ..settings.service import (
+    MAX_PAIR_CAP,
+    MAX_RACE_MINUTES,
+    MIN_PAIR_CAP,
+    MIN_RACE_MINUTES,
+    Changes,
+)
 from ..stats.cog import StatsCog
 from .buttons import HelpButton
 from .help import Page, help_embed, help_view
@@ -184,8 +190,11 @@ class MastermindCog(
         all_channels="True: allow games in every channel again",
         daily_posts="Post /daily share results in the channel (False: only privately)",
         language="The language of this server's public boards (default: the server's own)",
+        seasons="How often rating seasons start over (default: monthly)",
+        pair_cap="Rated games two players may play together a day (default: 3)",
+        race_minutes="A race's time limit in minutes (default: 10)",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, seasons=SEASON_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -200,6 +209,9 @@ class MastermindCog(
         all_channels: bool | None = None,
         daily_posts: bool | None = None,
         language: str | None = None,
+        seasons: str | None = None,
+        pair_cap: app_commands.Range[int, MIN_PAIR_CAP, MAX_PAIR_CAP] | None = None,
+        race_minutes: app_commands.Range[int, MIN_RACE_MINUTES, MAX_RACE_MINUTES] | None = None,
     ) -> None:
         require_server_with_bot(interaction, tr("Server settings"))
         if not interaction.permissions.manage_guild:
@@ -207,7 +219,8 @@ class MastermindCog(
         asked = Changes(hints, pegs, colors, max_guesses, repeats, idle_hours,
                         allow_channel.id if allow_channel else None,
                         disallow_channel.id if disallow_channel else None,
-                        all_channels, daily_posts, language)
+                        all_channels, daily_posts, language, season_choice(seasons),
+                        pair_cap, race_minutes)
         await cog_of(interaction, SettingsCog).settings(interaction, asked)
 
     @app_commands.command(name="forget-me",

@@ -1,6 +1,7 @@
 """What a match does inside :class:`~bot.services.games.GameService`'s transactions: hold
 its channel between half-rounds (a channel check), and when a half-round's game ends, score
-it and open the next half-round in the same commit (an end hook).
+it and open the next half-round in the same commit (an end hook). A match between two
+people is rated at its end in the same commit (forfeits, leavers and time-outs last).
 
 Built before the game service, which is given :meth:`HalfRounds.check_channel` and
 :meth:`HalfRounds.on_game_end` when it is built; :class:`~.service.MatchService` uses the
@@ -14,18 +15,38 @@ import secrets as secure_random
 from engine import Code, draw_secret
 
 from ...core.clock import Clock, system_clock
-from ...core.enums import GameKind, GameStatus
-from ...core.matches import INVITATION_SECONDS, MatchRecord, MatchStatus, Side, half_score
+from ...core.enums import GameKind, GameStatus, RatedKind
+from ...core.matches import (
+    INVITATION_SECONDS,
+    MatchRecord,
+    MatchStatus,
+    Side,
+    half_score,
+)
 from ...core.records import GameRecord, NewGame
 from ...services.games import DEFAULT_IDLE, IdleRule
 from ...store import Connection, GameStore, MatchStore, StatsStore
+from ..ratings.service import Placement, RatedGame, RatingService
 from .errors import MatchRunning
 
 
+def placements(match: MatchRecord, last: Side | None = None) -> tuple[Placement, ...]:
+    """The two players' places in a match between people: the winner first, a draw a tie;
+    ``last``: the side that timed out (an abandoned match has no winner)."""
+    first = Side(match.winner) if match.winner in (Side.A, Side.B) else (
+        last.other if last else None)
+    places = {side: 1 if first in (None, side) else 2 for side in Side}
+    return tuple(Placement(player, places[side]) for side in Side
+                 if (player := match.player(side)) is not None)
+
+
 class HalfRounds:
-    def __init__(self, *, clock: Clock = system_clock, idle: IdleRule = DEFAULT_IDLE):
+    def __init__(self, *, clock: Clock = system_clock, idle: IdleRule = DEFAULT_IDLE,
+                 ratings: RatingService | None = None):
         self.clock = clock
         self.idle = idle
+        #: Rates matches between people at their end (None: not rated, in some tests).
+        self.ratings = ratings
         self.store = MatchStore()
         self.games = GameStore()
         self.stats = StatsStore()
@@ -47,7 +68,10 @@ class HalfRounds:
                       ) -> MatchRecord:
         status = (MatchStatus.EXPIRED if match.status is MatchStatus.INVITED
                   else MatchStatus.ABANDONED)
-        return await self.store.finish(conn, match, status=status, winner=None, now=now)
+        ended = await self.store.finish(conn, match, status=status, winner=None, now=now)
+        if status is MatchStatus.ABANDONED:  # its code was awaited: the setter timed out
+            await self._rate(conn, ended, now, last=match.setter())
+        return ended
 
     async def open_half(self, conn: Connection, match: MatchRecord, now: float, *,
                          secret: Code | None = None, action_id: int | None = None
@@ -89,9 +113,10 @@ class HalfRounds:
                 game.match_half != match.half):
             return
         now = game.ended_at or self.clock()
-        if game.status is GameStatus.ABANDONED:
-            await self.store.finish(conn, match, status=MatchStatus.ABANDONED, winner=None,
-                                    now=now)
+        if game.status is GameStatus.ABANDONED:  # the breaker timed out
+            match = await self.store.finish(conn, match, status=MatchStatus.ABANDONED,
+                                            winner=None, now=now)
+            await self._rate(conn, match, now, last=match.breaker())
         elif game.status is GameStatus.QUIT and by is None and game.kind is GameKind.CHALLENGE:
             # A reveal: the 1978 computer says "try again, and this time please be more
             # careful": the half-round starts over.
@@ -112,6 +137,7 @@ class HalfRounds:
         match = await self.store.finish(conn, match, status=MatchStatus.FINISHED,
                                         winner=match.leader(), now=now)
         await self.stats.record_match(conn, match)
+        await self._rate(conn, match, now)
 
     async def forfeit(self, conn: Connection, match: MatchRecord, by: int | None,
                        now: float, action_id: int | None = None) -> MatchRecord:
@@ -124,4 +150,14 @@ class HalfRounds:
                                         winner=side.other.value, now=now, ended_by=by,
                                         action_id=action_id)
         await self.stats.record_match(conn, match)
+        await self._rate(conn, match, now)
         return match
+
+    async def _rate(self, conn: Connection, match: MatchRecord, now: float, *,
+                    last: Side | None = None) -> None:
+        """Rate a match between two people (never one against the bot), in the commit that
+        ends it; the result reads the changes back (``RatingService.outcome``)."""
+        if self.ratings is None or match.vs_bot:
+            return
+        await self.ratings.rate(conn, RatedGame(match.guild_id, RatedKind.MATCH, match.id,
+                                                placements(match, last)), now)

@@ -12,9 +12,11 @@ from discord.ext import commands, tasks
 from engine import Rules
 from i18n import tr
 
+from ...core.enums import Seasons
 from ...ui.buttons import cog_of
 from ...ui.options import RuleOptions
 from ...ui.translation import public_locale
+from .errors import BadSetting
 from .render import settings_embed
 from .service import LANGUAGES, SERVER_LANGUAGE, Changes, SettingsService
 
@@ -23,6 +25,21 @@ LANGUAGE_CHOICES = [
     *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
     app_commands.Choice(name="the server's own language", value=SERVER_LANGUAGE),
 ]
+
+
+#: ``/mastermind settings seasons:``.
+SEASON_CHOICES = [app_commands.Choice(name=name, value=value.value) for name, value in (
+    ("off", Seasons.OFF), ("monthly", Seasons.MONTHLY), ("quarterly", Seasons.QUARTERLY))]
+
+
+def season_choice(value: str | None) -> Seasons | None:
+    """The cadence chosen; a value not on the list (a forged one) is refused."""
+    if value is None:
+        return None
+    if value not in set(Seasons):
+        raise BadSetting(tr("there is no season cadence {value}: choose one from the list",
+                            value=repr(value)[:40]))
+    return Seasons(value)
 
 
 def rules_for(interaction: discord.Interaction, given: RuleOptions) -> Rules:

@@ -12,14 +12,14 @@ from collections.abc import Callable
 import discord
 
 from engine import InvalidRules, Rules
-from i18n import tr
+from i18n import tr, trn
 
 from ...core.durations import hours
-from ...core.enums import Setting
+from ...core.enums import Seasons, Setting
 from ...core.records import SettingChange
 from ...ui.messages import mention, says
 from .errors import BadSetting, ChannelNotAllowed
-from .service import LANGUAGES, ServerSettings, describe, server_language_words
+from .service import LANGUAGES, SEASON_WORDS, ServerSettings, describe, server_language_words
 
 Words = Callable[[], str]
 #: Each setting's field title in the summary, by its name in :func:`describe` and the log.
@@ -29,22 +29,36 @@ TITLES: dict[Setting, Words] = {
     Setting.IDLE_TIMEOUT: lambda: tr("Idle timeout"),
     Setting.CHANNELS: lambda: tr("Games allowed in"),
     Setting.DAILY_RESULTS: lambda: tr("Daily results (/daily share)"),
-    Setting.LANGUAGE: lambda: tr("Language of public boards")}
+    Setting.LANGUAGE: lambda: tr("Language of public boards"),
+    Setting.SEASONS: lambda: tr("Rating seasons"),
+    Setting.PAIR_CAP: lambda: tr("Rated games per pair a day"),
+    Setting.RACE_TIME: lambda: tr("Race time limit (/race)")}
 #: A setting's name in a change log line ("hints: on → off").
 LOG_NAMES: dict[Setting, Words] = {
     Setting.HINTS: lambda: tr("hints"), Setting.RULES: lambda: tr("rules"),
     Setting.IDLE_TIMEOUT: lambda: tr("idle timeout"), Setting.CHANNELS: lambda: tr("channels"),
-    Setting.DAILY_RESULTS: lambda: tr("daily results"), Setting.LANGUAGE: lambda: tr("language")}
+    Setting.DAILY_RESULTS: lambda: tr("daily results"), Setting.LANGUAGE: lambda: tr("language"),
+    Setting.SEASONS: lambda: tr("rating seasons"),
+    Setting.PAIR_CAP: lambda: tr("rated games per pair a day"),
+    Setting.RACE_TIME: lambda: tr("race time limit")}
 #: The log's values that are one phrase (as :func:`describe` says them in English).
 FIXED_WORDS: dict[str, Words] = {
     "on": lambda: tr("on"), "off": lambda: tr("off"),
     "every channel": lambda: tr("every channel"),
     "posted when shared": lambda: tr("posted when shared"),
     "kept private": lambda: tr("kept private"),
-    "the server's own language": server_language_words}
+    "the server's own language": server_language_words,
+    "off (one rating for ever)": SEASON_WORDS[Seasons.OFF],
+    "monthly": SEASON_WORDS[Seasons.MONTHLY], "quarterly": SEASON_WORDS[Seasons.QUARTERLY]}
 
 _RULES = re.compile(r"(\d+) pegs? · (\d+) colou?rs? · (\d+) guess(?:es)? · (repeats on|no repeats)")
 _HOURS = re.compile(r"(\d+(?:\.\d+)?) hours?")
+#: The log's numbers of a count a day, and of minutes (as :func:`describe` says them).
+_COUNTS: dict[Setting, tuple[re.Pattern[str], Callable[[int], str]]] = {
+    Setting.PAIR_CAP: (re.compile(r"(\d+) a day"),
+                       lambda n: trn("{count} a day", "{count} a day", n)),
+    Setting.RACE_TIME: (re.compile(r"(\d+) minutes?"),
+                        lambda n: trn("{count} minute", "{count} minutes", n))}
 
 
 def logged_words(name: Setting, text: str | None) -> str:
@@ -60,6 +74,8 @@ def logged_words(name: Setting, text: str | None) -> str:
             return Rules(pegs, colors, max_guesses, found[4] == "repeats on").describe()
         except InvalidRules:
             return text
+    if name in _COUNTS and (found := _COUNTS[name][0].fullmatch(text)):
+        return _COUNTS[name][1](int(found[1]))
     if name is Setting.IDLE_TIMEOUT:
         value, _, default = text.partition(" (")
         if found := _HOURS.fullmatch(value):

@@ -1,6 +1,7 @@
 """Per-server settings: hints on or off, default rules for new games, the idle timeout,
-the channels that allow games, whether daily results are posted, and the language of the
-server's public boards.
+the channels that allow games, whether daily results are posted, the language of the
+server's public boards, and races' and ratings' (season cadence, daily cap per pair, race
+time limit).
 
 Read on every command, so they are kept in memory (loaded at start, updated on each
 change, which is one transaction with its log lines). The other features ask through the
@@ -16,7 +17,7 @@ from i18n import SHIPPED, speaking, tr, trn
 
 from ...core.clock import Clock, system_clock
 from ...core.durations import hours
-from ...core.enums import Setting
+from ...core.enums import Seasons, Setting
 from ...core.records import SettingChange
 from ...store import Database, once
 from ...store.settings import SettingsStore
@@ -24,6 +25,10 @@ from .errors import BadSetting, ChannelNotAllowed
 
 MAX_CHANNELS = 25
 LOG_LINES = 8
+#: Rated games two players may play together a UTC day (``pair_cap``): the default and range.
+PAIR_CAP, MIN_PAIR_CAP, MAX_PAIR_CAP = 3, 1, 20
+#: A race's time limit in minutes: the default and range.
+RACE_MINUTES, MIN_RACE_MINUTES, MAX_RACE_MINUTES = 10, 2, 60
 
 #: The languages a server can choose for its public boards, each by its own name (as
 #: Discord's language menu names them): English, the source, and every shipped catalog.
@@ -42,6 +47,14 @@ def server_language_words() -> str:
     return tr("the server's own language")
 
 
+#: Each season cadence in words (the log keeps them in English).
+SEASON_WORDS = {
+    Seasons.OFF: lambda: tr("off (one rating for ever)"),
+    Seasons.MONTHLY: lambda: tr("monthly"),
+    Seasons.QUARTERLY: lambda: tr("quarterly"),
+}
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     hints: bool = True
@@ -54,6 +67,12 @@ class ServerSettings:
     #: The language of the server's public boards (a key of :data:`LANGUAGES`, e.g.
     #: ``de``); None = the server's own locale, as Discord reports it.
     language: str | None = None
+    #: How often the rating season starts over.
+    seasons: Seasons = Seasons.MONTHLY
+    #: Rated games two players may play together a UTC day.
+    pair_cap: int = PAIR_CAP
+    #: A race's time limit, in minutes.
+    race_minutes: int = RACE_MINUTES
 
     def values(self) -> dict[str, object]:
         """As stored: hints and daily posts stay NULL while on (their default)."""
@@ -63,7 +82,11 @@ class ServerSettings:
                 "repeats": int(rules.repeats), "idle_hours": self.idle_hours,
                 "channels": ",".join(map(str, self.channels)) or None,
                 "daily_posts": None if self.daily_posts else 0,
-                "language": self.language}
+                "language": self.language,
+                "seasons": None if self.seasons is Seasons.MONTHLY else self.seasons.value,
+                "pair_cap": None if self.pair_cap == PAIR_CAP else self.pair_cap,
+                "race_minutes": None if self.race_minutes == RACE_MINUTES
+                else self.race_minutes}
 
     @classmethod
     def from_row(cls, row: dict[str, object]) -> ServerSettings:
@@ -77,11 +100,15 @@ class ServerSettings:
         channels = str(row.get("channels") or "")
         idle = row.get("idle_hours")
         language = row.get("language")
+        seasons = row.get("seasons")
         return cls(hints=row.get("hints") != 0, rules=rules,
                    idle_hours=float(idle) if isinstance(idle, int | float) else None,
                    channels=tuple(int(c) for c in channels.split(",") if c),
                    daily_posts=row.get("daily_posts") != 0,
-                   language=language if language in LANGUAGES else None)
+                   language=language if language in LANGUAGES else None,
+                   seasons=Seasons(str(seasons)) if seasons in set(Seasons) else Seasons.MONTHLY,
+                   pair_cap=number("pair_cap", PAIR_CAP),
+                   race_minutes=number("race_minutes", RACE_MINUTES))
 
 
 def describe(settings: ServerSettings, default_idle_hours: float) -> dict[Setting, str]:
@@ -99,6 +126,9 @@ def describe(settings: ServerSettings, default_idle_hours: float) -> dict[Settin
         else tr("kept private"),
         Setting.LANGUAGE: LANGUAGES[settings.language] if settings.language
         else server_language_words(),
+        Setting.SEASONS: SEASON_WORDS[settings.seasons](),
+        Setting.PAIR_CAP: trn("{count} a day", "{count} a day", settings.pair_cap),
+        Setting.RACE_TIME: trn("{count} minute", "{count} minutes", settings.race_minutes),
     }
 
 
@@ -118,6 +148,9 @@ class Changes:
     daily_posts: bool | None = None
     #: A key of :data:`LANGUAGES`, or :data:`SERVER_LANGUAGE` to clear the setting.
     language: str | None = None
+    seasons: Seasons | None = None
+    pair_cap: int | None = None
+    race_minutes: int | None = None
 
     @property
     def empty(self) -> bool:
@@ -164,7 +197,19 @@ def apply(current: ServerSettings, asked: Changes) -> ServerSettings:
         idle_hours=current.idle_hours if asked.idle_hours is None else asked.idle_hours,
         channels=tuple(channels),
         daily_posts=current.daily_posts if asked.daily_posts is None else asked.daily_posts,
-        language=language)
+        language=language,
+        seasons=asked.seasons or current.seasons,
+        pair_cap=_within(asked.pair_cap, MIN_PAIR_CAP, MAX_PAIR_CAP) or current.pair_cap,
+        race_minutes=_within(asked.race_minutes, MIN_RACE_MINUTES, MAX_RACE_MINUTES)
+        or current.race_minutes)
+
+
+def _within(value: int | None, low: int, high: int) -> int | None:
+    """A number asked for, checked (Discord checks the range too; a forged one gets this)."""
+    if value is not None and not low <= value <= high:
+        raise BadSetting(tr("{value} is out of range: give a number from {low} to {high}",
+                            value=value, low=low, high=high))
+    return value
 
 
 class SettingsService:
@@ -211,6 +256,16 @@ class SettingsService:
     def language(self, guild_id: int | None) -> str | None:
         """The language set for the server's public boards, if any."""
         return self.get(guild_id).language
+
+    def seasons(self, guild_id: int | None) -> Seasons:
+        return self.get(guild_id).seasons
+
+    def pair_cap(self, guild_id: int | None) -> int:
+        return self.get(guild_id).pair_cap
+
+    def race_seconds(self, guild_id: int | None) -> float:
+        """A race's time limit in the server."""
+        return self.get(guild_id).race_minutes * 60.0
 
     # ---- changing them ----------------------------------------------------------------------
     async def change(self, guild_id: int, user_id: int, asked: Changes,

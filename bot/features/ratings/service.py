@@ -1,0 +1,278 @@
+"""Rating a finished match or race, inside the transaction that ends it, and reading the
+boards. Discord-free.
+
+Exactly once: a rated game claims its ``(kind, source id)`` row before it moves anything,
+so a second ending (a retry, another process, a restart mid-ending) finds the row and
+answers with the changes stored the first time. Every player's rating is locked (on
+PostgreSQL) for the rest of the transaction, in one sorted call.
+
+Seasons change lazily, player by player: a player's first rated game in a new season keeps
+their row as the old season's final standing (its key: once) and carries the rating over
+with its uncertainty widened (:func:`.model.widened`). A past season's board is those kept
+rows and the rows of players who haven't played since.
+
+The daily cap per pair: two players count toward rating together at most ``pair_cap``
+times a UTC day in a server. In a race of many, a player is rated when at least one other
+player rated in it is still under the cap with them (found by dropping, until none is
+left to drop, the players who have no such opponent); the rated players' pairs all count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from itertools import combinations
+
+from ...core.clock import Clock, system_clock
+from ...core.enums import RatedKind, Seasons
+from ...core.ratings import PlayerRating, Standing, StoredChange
+from ...store import Connection, Database
+from ...store.ratings import RatingStore
+from . import model
+
+#: The default daily cap per pair, and the default season cadence.
+DEFAULT_PAIR_CAP = 3
+DEFAULT_SEASONS = Seasons.MONTHLY
+#: The rated games drawn on a /stats chart (the last ones).
+HISTORY_GAMES = 200
+
+
+class WhyNot(StrEnum):
+    """Why a game didn't move a player's rating (rendered by :mod:`.render`)."""
+
+    #: They already played each other player in it ``pair_cap`` rated games today.
+    PAIR_CAP = "pair-cap"
+    #: Nobody else to be rated against (a race of one, or everyone else capped).
+    ALONE = "alone"
+    #: Played in a DM: ratings are per server.
+    DM = "dm"
+
+
+@dataclass(frozen=True)
+class Placement:
+    user_id: int
+    #: 1 is best; equal places are a tie (forfeits and time-outs already ranked last).
+    place: int
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    #: None (a DM) is never rated.
+    guild_id: int | None
+    kind: RatedKind
+    #: The race's or the match's id: ``(kind, source_id)`` is rated at most once.
+    source_id: int
+    placements: tuple[Placement, ...]
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    user_id: int
+    #: The shown rating (the conservative one, scaled) before and after; None before the
+    #: player's first rated game in the server.
+    before: float | None
+    after: float | None
+    provisional: bool
+    rated: bool
+    #: A :class:`WhyNot` value when not rated.
+    why_not: str | None
+    place: int = 0
+
+    @property
+    def delta(self) -> float | None:
+        if not self.rated or self.after is None:
+            return None
+        return self.after - (model.newcomer() if self.before is None else self.before)
+
+
+@dataclass(frozen=True)
+class RatingOutcome:
+    changes: tuple[RatingChange, ...]
+
+    def of(self, user_id: int) -> RatingChange | None:
+        return next((c for c in self.changes if c.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    """A player's rating in a server for ``/stats``."""
+
+    rating: PlayerRating
+    #: Their place on the current season's board (None: not rated this season yet).
+    rank: int | None
+    season: str
+    current: bool
+    last: StoredChange | None
+    history: tuple[StoredChange, ...]
+
+    @property
+    def provisional(self) -> bool:
+        return _provisional(self.rating)
+
+
+@dataclass(frozen=True)
+class Board:
+    season: str
+    current: bool
+    rows: tuple[Standing, ...]
+    size: int
+
+
+def _from_stored(change: StoredChange) -> RatingChange:
+    return RatingChange(change.user_id, change.before, change.after, change.provisional,
+                        change.why_not is None, change.why_not, change.place)
+
+
+def _provisional(player: PlayerRating | None) -> bool:
+    return player is None or player.total_games < model.PROVISIONAL_GAMES
+
+
+def rated_field(user_ids: Sequence[int], counts: dict[tuple[int, int], int], cap: int
+                ) -> set[int]:
+    """The players a game rates under the daily cap per pair (see the module's doc): never
+    one alone (a player is kept with an opponent who is kept with them)."""
+    field = set(user_ids)
+    while True:
+        keep = {u for u in field if any(counts.get((min(u, o), max(u, o)), 0) < cap
+                                         for o in field if o != u)}
+        if keep == field:
+            return field
+        field = keep
+
+
+class RatingService:
+    def __init__(self, db: Database, *, clock: Clock = system_clock,
+                 seasons: Callable[[int | None], Seasons] = lambda guild: DEFAULT_SEASONS,
+                 pair_cap: Callable[[int | None], int] = lambda guild: DEFAULT_PAIR_CAP):
+        self.db = db
+        self.clock = clock
+        self.seasons = seasons
+        self.pair_cap = pair_cap
+        self.store = RatingStore()
+
+    def season(self, guild_id: int | None, now: float | None = None) -> str:
+        """The server's season now."""
+        return model.season_of(self.clock() if now is None else now, self.seasons(guild_id))
+
+    # ---- rating (inside the caller's transaction) -------------------------------------------
+    async def rate(self, conn: Connection, game: RatedGame, now: float) -> RatingOutcome:
+        """Rate ``game`` in the caller's write transaction that ends it (``conn``)."""
+        ids = [p.user_id for p in game.placements]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"a player placed twice in {game.kind} {game.source_id}")
+        guild = game.guild_id
+        if guild is None:
+            return RatingOutcome(tuple(RatingChange(p.user_id, None, None, False, False,
+                                                    WhyNot.DM, p.place)
+                                       for p in game.placements))
+        if len(ids) < 2:
+            return await self._unrated(conn, guild, game.placements, WhyNot.ALONE)
+        season = self.season(guild, now)
+        await self.store.hold(conn, guild, ids)
+        if not await self.store.claim(conn, game.kind, game.source_id, guild, season, now):
+            stored = await self.store.changes_of(conn, game.kind, game.source_id)
+            return RatingOutcome(tuple(map(_from_stored, stored)))
+        players = await self.store.players(conn, guild, ids)
+        day = model.utc_day(now)
+        counts = await self.store.pair_counts(conn, guild, day, ids)
+        rated = rated_field(ids, counts, self.pair_cap(guild))
+        changes = await self._apply(conn, guild, season, now, game,
+                                    [p for p in game.placements if p.user_id in rated], players)
+        await self.store.count_pairs(conn, guild, day, list(combinations(sorted(rated), 2)))
+        for p in game.placements:  # every other player in it is capped with them
+            if p.user_id not in rated:
+                old = players.get(p.user_id)
+                before = old.rating if old else None
+                changes[p.user_id] = StoredChange(
+                    game.kind, game.source_id, p.user_id, p.place, before, before,
+                    _provisional(old), WhyNot.PAIR_CAP, now)
+        ordered = [changes[p.user_id] for p in game.placements]
+        await self.store.add_changes(conn, guild, ordered)
+        return RatingOutcome(tuple(map(_from_stored, ordered)))
+
+    async def _apply(self, conn: Connection, guild: int, season: str, now: float,
+                     game: RatedGame, placements: list[Placement],
+                     players: dict[int, PlayerRating]) -> dict[int, StoredChange]:
+        """Move the ratings of the players rated, by the library's numbers."""
+        if not placements:
+            return {}
+        start: dict[int, PlayerRating] = {}
+        for p in placements:
+            old = players.get(p.user_id)
+            if old is not None and old.season != season:
+                await self.store.keep_standing(conn, old)
+                sigma = model.widened(old.sigma)
+                carried = model.shown(model.rating(old.mu, sigma))
+                old = replace(old, season=season, sigma=sigma, rating=carried, games=0,
+                              best=carried)
+            start[p.user_id] = old or self._newcomer(guild, p.user_id, season, now)
+        teams = [[model.rating(start[p.user_id].mu, start[p.user_id].sigma)]
+                 for p in placements]
+        after = model.MODEL.rate(teams, ranks=[float(p.place) for p in placements])
+        saved, changes = [], {}
+        for p, (new,) in zip(placements, after, strict=True):
+            was = start[p.user_id]
+            shown = model.shown(new)
+            player = replace(was, mu=float(new.mu), sigma=float(new.sigma), rating=shown,
+                             games=was.games + 1, total_games=was.total_games + 1,
+                             best=max(was.best, shown), updated_at=now)
+            saved.append(player)
+            changes[p.user_id] = StoredChange(
+                game.kind, game.source_id, p.user_id, p.place,
+                was.rating if p.user_id in players else None, shown,
+                player.total_games < model.PROVISIONAL_GAMES, None, now)
+        await self.store.save(conn, saved)
+        return changes
+
+    @staticmethod
+    def _newcomer(guild: int, user_id: int, season: str, now: float) -> PlayerRating:
+        first = model.rating()
+        shown = model.shown(first)
+        return PlayerRating(guild, user_id, season, float(first.mu), float(first.sigma), shown,
+                            0, 0, shown, now)
+
+    async def _unrated(self, conn: Connection, guild: int,
+                       placements: Sequence[Placement], why: WhyNot) -> RatingOutcome:
+        players = await self.store.players(conn, guild, [p.user_id for p in placements])
+        changes = []
+        for p in placements:
+            old = players.get(p.user_id)
+            before = old.rating if old else None
+            changes.append(RatingChange(p.user_id, before, before, _provisional(old), False,
+                                        why, p.place))
+        return RatingOutcome(tuple(changes))
+
+    # ---- reading ----------------------------------------------------------------------------
+    async def outcome(self, kind: RatedKind, source_id: int) -> RatingOutcome | None:
+        """The changes a rated game made, as stored (None: it moved nothing, or not yet),
+        for a result shown after the transaction that rated it."""
+        stored = await self.store.changes_of(await self.db.reader(), kind, source_id)
+        return RatingOutcome(tuple(map(_from_stored, stored))) if stored else None
+
+    async def board(self, guild_id: int, season: str | None, *, offset: int, limit: int
+                    ) -> Board:
+        """A season's board (None: the current season)."""
+        current = self.season(guild_id)
+        season = season or current
+        conn = await self.db.reader()
+        rows = await self.store.board(conn, guild_id, season, offset=offset, limit=limit)
+        size = await self.store.size(conn, guild_id, season)
+        return Board(season, season == current, tuple(rows), size)
+
+    async def seasons_played(self, guild_id: int) -> list[str]:
+        return await self.store.seasons(await self.db.reader(), guild_id)
+
+    async def card(self, guild_id: int, user_id: int) -> PlayerCard | None:
+        """The player's rating in the server, or None before their first rated game."""
+        conn = await self.db.reader()
+        player = await self.store.player(conn, guild_id, user_id)
+        if player is None:
+            return None
+        season = self.season(guild_id)
+        current = player.season == season
+        rank = (await self.store.rank(conn, guild_id, season, user_id, player.rating)
+                if current else None)
+        history = await self.store.history(conn, guild_id, user_id, HISTORY_GAMES)
+        return PlayerCard(player, rank, season, current, history[-1] if history else None,
+                          tuple(history))

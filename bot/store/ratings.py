@@ -1,0 +1,189 @@
+"""SQL for ratings (migrations/020): players' ratings per server and season, the seasons'
+final standings, every rated game once with each player's change, and the daily count of
+rated games per pair of players."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..core.enums import RatedKind
+from ..core.ratings import PlayerRating, Standing, StoredChange
+from . import locks
+from .connection import Connection, Row
+
+_PLAYER = ("guild_id, user_id, season, mu, sigma, rating, games, total_games, best,"
+           " updated_at")
+_CHANGE = ("kind, source_id, user_id, place, before, after, provisional, why_not,"
+           " changed_at")
+#: A season's board: the final standings kept, and the players still in that season.
+_SEASON_ROWS = ("SELECT user_id, rating, games, total_games FROM season_standings"
+                " WHERE guild_id = :guild AND season = :season"
+                " UNION ALL SELECT user_id, rating, games, total_games FROM ratings"
+                " WHERE guild_id = :guild AND season = :season")
+
+
+def _player(row: Row) -> PlayerRating:
+    return PlayerRating(int(row[0]), int(row[1]), str(row[2]), float(row[3]), float(row[4]),
+                        float(row[5]), int(row[6]), int(row[7]), float(row[8]),
+                        float(row[9]))
+
+
+def _number(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
+
+
+def _change(row: Row) -> StoredChange:
+    return StoredChange(RatedKind(str(row[0])), int(row[1]), int(row[2]), int(row[3]),
+                        _number(row[4]), _number(row[5]), bool(row[6]),
+                        None if row[7] is None else str(row[7]), float(row[8]))
+
+
+class RatingStore:
+    # ---- rating a game (inside the transaction that ends it) -----------------------------
+    async def hold(self, conn: Connection, guild_id: int, user_ids: Iterable[int]) -> None:
+        """Lock the players' ratings in the server (PostgreSQL; one sorted call)."""
+        await locks.hold(conn, *(locks.rating(guild_id, u) for u in sorted(set(user_ids))))
+
+    async def claim(self, conn: Connection, kind: RatedKind, source_id: int, guild_id: int,
+                    season: str, now: float) -> bool:
+        """The game's one row; False when it was rated already (by a retry or another
+        process: its changes are stored)."""
+        cur = await conn.execute(
+            "INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, source_id) DO NOTHING",
+            (kind.value, source_id, guild_id, season, float(now)))
+        return cur.rowcount == 1
+
+    async def changes_of(self, conn: Connection, kind: RatedKind, source_id: int
+                         ) -> list[StoredChange]:
+        async with conn.execute(
+                f"SELECT {_CHANGE} FROM rating_changes WHERE kind = ? AND source_id = ?"
+                " ORDER BY place, user_id", (kind.value, source_id)) as cur:
+            return [_change(row) for row in await cur.fetchall()]
+
+    async def players(self, conn: Connection, guild_id: int, user_ids: Iterable[int]
+                      ) -> dict[int, PlayerRating]:
+        ids = sorted(set(user_ids))
+        marks = ", ".join("?" for _ in ids)
+        async with conn.execute(
+                f"SELECT {_PLAYER} FROM ratings WHERE guild_id = ? AND user_id IN ({marks})",
+                (guild_id, *ids)) as cur:
+            return {p.user_id: p for p in map(_player, await cur.fetchall())}
+
+    async def keep_standing(self, conn: Connection, player: PlayerRating) -> None:
+        """The player's row as their last season ended (once: its key refuses a second)."""
+        await conn.execute(
+            "INSERT INTO season_standings (guild_id, season, user_id, mu, sigma, rating,"
+            " games, total_games, best) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, season, user_id) DO NOTHING",
+            (player.guild_id, player.season, player.user_id, player.mu, player.sigma,
+             player.rating, player.games, player.total_games, player.best))
+
+    async def save(self, conn: Connection, players: Sequence[PlayerRating]) -> None:
+        await conn.executemany(
+            f"INSERT INTO ratings ({_PLAYER}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET season = excluded.season,"
+            " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
+            " games = excluded.games, total_games = excluded.total_games,"
+            " best = excluded.best, updated_at = excluded.updated_at",
+            [(p.guild_id, p.user_id, p.season, float(p.mu), float(p.sigma), float(p.rating),
+              p.games, p.total_games, float(p.best), float(p.updated_at)) for p in players])
+
+    async def add_changes(self, conn: Connection, guild_id: int,
+                          changes: Sequence[StoredChange]) -> None:
+        await conn.executemany(
+            f"INSERT INTO rating_changes ({_CHANGE}, guild_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(c.kind.value, c.source_id, c.user_id, c.place,
+              None if c.before is None else float(c.before),
+              None if c.after is None else float(c.after), int(c.provisional), c.why_not,
+              float(c.changed_at), guild_id) for c in changes])
+
+    async def pair_counts(self, conn: Connection, guild_id: int, day: str,
+                          user_ids: Iterable[int]) -> dict[tuple[int, int], int]:
+        """Rated games today of each pair among ``user_ids`` (lower id first)."""
+        ids = sorted(set(user_ids))
+        marks = ", ".join("?" for _ in ids)
+        async with conn.execute(
+                "SELECT user_a, user_b, games FROM rating_pairs WHERE guild_id = ? AND day = ?"
+                f" AND user_a IN ({marks}) AND user_b IN ({marks})",
+                (guild_id, day, *ids, *ids)) as cur:
+            return {(int(a), int(b)): int(n) for a, b, n in await cur.fetchall()}
+
+    async def count_pairs(self, conn: Connection, guild_id: int, day: str,
+                          pairs: Sequence[tuple[int, int]]) -> None:
+        await conn.executemany(
+            "INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
+            " VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, day, user_a, user_b)"
+            " DO UPDATE SET games = rating_pairs.games + 1",
+            [(guild_id, day, a, b) for a, b in sorted(pairs)])
+
+    # ---- reading ------------------------------------------------------------------------
+    async def player(self, conn: Connection, guild_id: int, user_id: int
+                     ) -> PlayerRating | None:
+        return (await self.players(conn, guild_id, [user_id])).get(user_id)
+
+    async def board(self, conn: Connection, guild_id: int, season: str, *, offset: int,
+                    limit: int) -> list[Standing]:
+        """A season's board, best first (ties: the lower id first)."""
+        async with conn.execute(
+                f"SELECT user_id, rating, games, total_games FROM ({_SEASON_ROWS}) s"
+                f" ORDER BY rating DESC, user_id LIMIT {int(limit)} OFFSET {int(offset)}",
+                {"guild": guild_id, "season": season}) as cur:
+            rows = await cur.fetchall()
+        return [Standing(offset + i + 1, int(u), float(r), int(g), int(t))
+                for i, (u, r, g, t) in enumerate(rows)]
+
+    async def size(self, conn: Connection, guild_id: int, season: str) -> int:
+        async with conn.execute(f"SELECT COUNT(*) FROM ({_SEASON_ROWS}) s",
+                                {"guild": guild_id, "season": season}) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def rank(self, conn: Connection, guild_id: int, season: str, user_id: int,
+                   rating: float) -> int:
+        """The place on the season's board of a player rated ``rating`` there."""
+        async with conn.execute(
+                f"SELECT COUNT(*) FROM ({_SEASON_ROWS}) s WHERE rating > :rating"
+                " OR (rating = :rating AND user_id < :user)",
+                {"guild": guild_id, "season": season, "rating": float(rating),
+                 "user": user_id}) as cur:
+            row = await cur.fetchone()
+        return (int(row[0]) if row else 0) + 1
+
+    async def standing(self, conn: Connection, guild_id: int, season: str, user_id: int
+                       ) -> PlayerRating | None:
+        """The player's row kept at the end of ``season``."""
+        async with conn.execute(
+                "SELECT guild_id, user_id, season, mu, sigma, rating, games, total_games,"
+                " best, 0 FROM season_standings WHERE guild_id = ? AND season = ?"
+                " AND user_id = ?", (guild_id, season, user_id)) as cur:
+            row = await cur.fetchone()
+        return _player(row) if row else None
+
+    async def seasons(self, conn: Connection, guild_id: int) -> list[str]:
+        """The server's seasons with rated games, newest first."""
+        async with conn.execute(
+                "SELECT DISTINCT season FROM rated_games WHERE guild_id = ?"
+                " ORDER BY season DESC", (guild_id,)) as cur:
+            return [str(row[0]) for row in await cur.fetchall()]
+
+    async def history(self, conn: Connection, guild_id: int, user_id: int, limit: int
+                      ) -> list[StoredChange]:
+        """The player's rated games in the server, oldest first (the last ``limit``)."""
+        async with conn.execute(
+                f"SELECT {_CHANGE} FROM rating_changes WHERE guild_id = ? AND user_id = ?"
+                " AND why_not IS NULL ORDER BY changed_at DESC, source_id DESC"
+                f" LIMIT {int(limit)}", (guild_id, user_id)) as cur:
+            rows = list(await cur.fetchall())
+        return [_change(row) for row in reversed(rows)]
+
+    async def forget(self, conn: Connection, user_id: int) -> int:
+        """Delete a player's ratings, standings and changes (``/mastermind forget-me``)."""
+        total = 0
+        for table, column in (("ratings", "user_id"), ("season_standings", "user_id"),
+                              ("rating_changes", "user_id"), ("rating_pairs", "user_a"),
+                              ("rating_pairs", "user_b")):
+            cur = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+            total += max(cur.rowcount, 0)
+        return total

@@ -1,0 +1,83 @@
+-- Ratings (issue 35): OpenSkill (Plackett-Luce) per server, season by season.
+
+-- A player's rating in a server: one row, in the season of their last rated game. The shown
+-- rating (the library's ordinal, scaled: bot/features/ratings/model.py) is kept beside mu and
+-- sigma so the leaderboard reads one index in order.
+CREATE TABLE ratings (
+    guild_id    INTEGER           NOT NULL,
+    user_id     INTEGER           NOT NULL,
+    season      TEXT             NOT NULL,   -- '2026-11', '2026-Q4', or 'all' (seasons off)
+    mu          REAL NOT NULL,
+    sigma       REAL NOT NULL,
+    rating      REAL NOT NULL,
+    games       INTEGER          NOT NULL,   -- rated games in this season
+    total_games INTEGER          NOT NULL,   -- rated games in this server (provisional while few)
+    best        REAL NOT NULL,   -- the best shown rating in this season
+    updated_at  REAL NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+CREATE INDEX ratings_rank ON ratings (guild_id, season, rating DESC, user_id);
+
+-- A season's final standings: a player's row as it was at the season's end, kept when they
+-- carry their rating into a later season (at their first rated game there). A past season's
+-- board is these rows and the ratings rows still in that season.
+CREATE TABLE season_standings (
+    guild_id    INTEGER           NOT NULL,
+    season      TEXT             NOT NULL,
+    user_id     INTEGER           NOT NULL,
+    mu          REAL NOT NULL,
+    sigma       REAL NOT NULL,
+    rating      REAL NOT NULL,
+    games       INTEGER          NOT NULL,
+    total_games INTEGER          NOT NULL,
+    best        REAL NOT NULL,
+    PRIMARY KEY (guild_id, season, user_id)
+);
+CREATE INDEX season_standings_rank ON season_standings (guild_id, season, rating DESC, user_id);
+
+-- Every game that moved ratings (or was looked at and not rated), once: a second ending of
+-- the same race or match finds its row and moves nothing.
+CREATE TABLE rated_games (
+    kind      TEXT             NOT NULL CHECK (kind IN ('race', 'match')),
+    source_id INTEGER           NOT NULL,
+    guild_id  INTEGER           NOT NULL,
+    season    TEXT             NOT NULL,
+    rated_at  REAL NOT NULL,
+    PRIMARY KEY (kind, source_id)
+);
+CREATE INDEX rated_games_by_season ON rated_games (guild_id, season);
+
+-- Each player's part in a rated game: the change shown with the result, the history chart,
+-- the last change on /stats; or why the game didn't count for them (why_not).
+CREATE TABLE rating_changes (
+    kind        TEXT             NOT NULL,
+    source_id   INTEGER           NOT NULL,
+    user_id     INTEGER           NOT NULL,
+    guild_id    INTEGER           NOT NULL,
+    place       INTEGER          NOT NULL,
+    before      REAL,           -- NULL: no rating before
+    after       REAL,           -- NULL: not rated and no rating yet
+    provisional INTEGER          NOT NULL CHECK (provisional IN (0, 1)),
+    why_not     TEXT,                       -- NULL: rated
+    changed_at  REAL NOT NULL,
+    PRIMARY KEY (kind, source_id, user_id),
+    FOREIGN KEY (kind, source_id) REFERENCES rated_games (kind, source_id) ON DELETE CASCADE
+);
+CREATE INDEX rating_changes_by_player ON rating_changes (guild_id, user_id, changed_at);
+
+-- Rated games of two players on a UTC day in a server (the daily cap per pair); user_a is the
+-- lower id.
+CREATE TABLE rating_pairs (
+    guild_id INTEGER NOT NULL,
+    day      TEXT   NOT NULL,
+    user_a   INTEGER NOT NULL,
+    user_b   INTEGER NOT NULL,
+    games    INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, day, user_a, user_b)
+);
+
+-- The three settings of races and ratings (NULL = the default: monthly, 3, 10 minutes).
+ALTER TABLE server_settings ADD COLUMN seasons TEXT
+    CHECK (seasons IN ('off', 'monthly', 'quarterly'));
+ALTER TABLE server_settings ADD COLUMN pair_cap INTEGER CHECK (pair_cap BETWEEN 1 AND 20);
+ALTER TABLE server_settings ADD COLUMN race_minutes INTEGER CHECK (race_minutes BETWEEN 2 AND 60);

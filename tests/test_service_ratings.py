@@ -1,0 +1,109 @@
+"""Ratings at service level (``RatingService.rate`` inside a write transaction, as a match's
+or a race's end calls it), on SQLite and PostgreSQL: the library's numbers, exactly once,
+the daily cap per pair, what is never rated, and seasons. The screens and a match played to
+its rated end through the fake Discord are in ``tests/test_bot_ratings.py``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from openskill.models import PlackettLuce
+from service_kit import rows
+
+from bot.core.enums import RatedKind, Seasons
+from bot.features.ratings import model
+from bot.features.ratings.service import Placement, RatedGame, WhyNot
+
+GUILD = 7
+ALICE, BOB, CAROL, DAVE = 1, 2, 3, 4
+DAY = 86_400.0
+
+
+def game(source: int, *places: tuple[int, int], guild: int | None = GUILD,
+         kind: RatedKind = RatedKind.RACE) -> RatedGame:
+    return RatedGame(guild, kind, source, tuple(Placement(u, p) for u, p in places))
+
+
+async def rate(s, rated: RatedGame):
+    async with s.db.transaction() as conn:
+        return await s.ratings.rate(conn, rated, s.clock())
+
+
+def shown(mu: float, sigma: float) -> float:
+    """The shown number, by the library's own ordinal with the documented scale."""
+    return PlackettLuce().rating(mu=mu, sigma=sigma).ordinal(3.0, 20.0, 1000.0)
+
+
+async def test_a_race_moves_ratings_by_the_librarys_numbers(services, db_path):
+    first = await rate(services, game(1, (ALICE, 1), (BOB, 2), (CAROL, 2)))
+    library = PlackettLuce()
+    expected = library.rate([[library.rating()] for _ in range(3)], ranks=[1, 2, 2])
+    for change, (player,) in zip(first.changes, expected, strict=True):
+        assert change.rated and change.why_not is None and change.provisional
+        assert change.before is None
+        assert abs(change.after - shown(player.mu, player.sigma)) < 1e-9
+    alice = first.of(ALICE)
+    assert alice.after > model.newcomer() > first.of(BOB).after == first.of(CAROL).after
+    # A second game starts from the stored mu and sigma.
+    again = await rate(services, game(2, (BOB, 1), (ALICE, 2)))
+    (a,), (b,), _ = expected
+    (b2,), (a2,) = library.rate([[library.rating(mu=b.mu, sigma=b.sigma)],
+                                 [library.rating(mu=a.mu, sigma=a.sigma)]], ranks=[1, 2])
+    assert abs(again.of(BOB).after - shown(b2.mu, b2.sigma)) < 1e-9
+    assert again.of(ALICE).before == alice.after
+    stored = rows(db_path, "SELECT user_id, mu, sigma, games, total_games FROM ratings"
+                           " ORDER BY user_id")
+    assert [(u, g, t) for u, _, _, g, t in stored] == [(ALICE, 2, 2), (BOB, 2, 2), (CAROL, 1, 1)]
+    assert abs(stored[0][1] - a2.mu) < 1e-9 and abs(stored[0][2] - a2.sigma) < 1e-9
+
+
+async def test_a_game_ending_twice_moves_ratings_once(services, db_path):
+    ended = game(5, (ALICE, 1), (BOB, 2), kind=RatedKind.MATCH)
+    outcomes = await asyncio.gather(*(rate(services, ended) for _ in range(4)))
+    assert len({o for o in outcomes}) == 1
+    assert rows(db_path, "SELECT COUNT(*) FROM rated_games") == [(1,)]
+    assert rows(db_path, "SELECT games FROM ratings ORDER BY user_id") == [(1,), (1,)]
+
+
+async def test_the_daily_cap_per_pair(services, db_path):
+    for source in range(1, 4):
+        outcome = await rate(services, game(source, (ALICE, 1), (BOB, 2)))
+        assert all(c.rated for c in outcome.changes)
+    capped = await rate(services, game(4, (ALICE, 1), (BOB, 2)))
+    assert [(c.rated, c.why_not) for c in capped.changes] == [(False, WhyNot.PAIR_CAP)] * 2
+    assert capped.of(ALICE).before == capped.of(ALICE).after is not None
+    # In a race, Carol is new to both: all three are rated, and the pair's count goes on.
+    race = await rate(services, game(5, (CAROL, 1), (ALICE, 2), (BOB, 3)))
+    assert all(c.rated for c in race.changes)
+    # The next UTC day the pair counts again.
+    services.clock.advance(DAY)
+    assert all(c.rated for c in (await rate(services, game(6, (ALICE, 1), (BOB, 2)))).changes)
+    assert rows(db_path, "SELECT games FROM ratings ORDER BY user_id") == [(5,), (5,), (1,)]
+
+
+async def test_never_rated_dms_and_a_race_of_one(services, db_path):
+    dm = await rate(services, game(1, (ALICE, 1), (BOB, 2), guild=None))
+    assert [c.why_not for c in dm.changes] == [WhyNot.DM] * 2
+    alone = await rate(services, game(2, (ALICE, 1)))
+    assert [(c.rated, c.why_not) for c in alone.changes] == [(False, WhyNot.ALONE)]
+    assert rows(db_path, "SELECT COUNT(*) FROM rated_games") == [(0,)]
+    assert rows(db_path, "SELECT COUNT(*) FROM ratings") == [(0,)]
+
+
+async def test_a_new_season_keeps_the_standings_and_widens_sigma(services, db_path):
+    services.clock.now = 1_793_000_000.0  # 2026-10-26: October
+    first = await rate(services, game(1, (ALICE, 1), (BOB, 2)))
+    october = model.season_of(services.clock(), Seasons.MONTHLY)
+    services.clock.advance(10 * DAY)  # November
+    (mu, sigma), = rows(db_path, "SELECT mu, sigma FROM ratings WHERE user_id = ?", ALICE)
+    november = await asyncio.gather(*(rate(services, game(n, (ALICE, 1), (who, 2)))
+                                      for n, who in ((2, CAROL), (3, DAVE))))
+    assert rows(db_path, "SELECT season, user_id, rating FROM season_standings"
+                         " ORDER BY user_id") == [(october, ALICE, first.of(ALICE).after)]
+    # One carry, however many games end at once: the first of them started from the widened
+    # sigma, the second from what the first left.
+    starts = sorted(o.of(ALICE).before for o in november)
+    assert abs(starts[0] - shown(mu, model.widened(sigma))) < 1e-9
+    board = await services.ratings.board(GUILD, october, offset=0, limit=10)
+    assert [(r.user_id, r.rank) for r in board.rows] == [(ALICE, 1), (BOB, 2)]
+    assert not board.current
