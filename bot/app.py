@@ -93,6 +93,7 @@ FEATURES = (
     "bot.features.challenge",
     "bot.features.stats",
     "bot.features.match",
+    "bot.features.race",
     "bot.features.analysis",
     "bot.features.hints",
     "bot.features.daily",
