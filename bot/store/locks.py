@@ -116,9 +116,10 @@ def rating(guild_id: int, user_id: int) -> Key:
 
 def of_game(game: GameRecord) -> Key:
     """A game as read, known without a lookup: its player's private key, or its channel
-    (also its match's: a match's games are in its channel)."""
+    (also its match's or its race's: their games are in their channel)."""
     also = (f"game:{int(game.id)}",) + (
-        (f"match:{int(game.match_id)}",) if game.match_id is not None else ())
+        (f"match:{int(game.match_id)}",) if game.match_id is not None else ()) + (
+        (f"race:{int(game.race_id)}",) if game.race_id is not None else ())
     own = private(game.started_by) if own_player(game) else channel(game.channel_id)
     return Key(own.rank, own.name, own.sql, also)
 

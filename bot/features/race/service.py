@@ -115,7 +115,7 @@ class RaceBoards:
         unsolved, everyone is placed, and the ratings move, all in the caller's commit."""
         await self.store.finish(conn, race, now)
         for game_id in await self.store.running_boards(conn, race.id):
-            game = await self.games.get(conn, game_id)
+            game = await self.games.racer_board(conn, game_id)
             if game is None or not game.active:
                 continue
             ended = await self.games.finish(conn, game, GameEnding(GameStatus.LOST), now=now)
@@ -323,7 +323,7 @@ class RaceService:
 
     async def _board(self, conn: Connection, race_id: int, user_id: int) -> GameRecord | None:
         game_id = await self.store.board_id(conn, race_id, user_id)
-        return None if game_id is None else await self.games.store.get(conn, game_id)
+        return None if game_id is None else await self.games.store.racer_board(conn, game_id)
 
     async def _reread(self, conn: Connection, race_id: int) -> RaceRecord:
         race = await self.store.get(conn, race_id)
