@@ -151,15 +151,18 @@ class RatingStore:
             row = await cur.fetchone()
         return (int(row[0]) if row else 0) + 1
 
-    async def standing(self, conn: Connection, guild_id: int, season: str, user_id: int
-                       ) -> PlayerRating | None:
-        """The player's row kept at the end of ``season``."""
+    async def standing_on(self, conn: Connection, guild_id: int, season: str, user_id: int
+                          ) -> Standing | None:
+        """The player's row on a season's board, ranked (None: not on it)."""
         async with conn.execute(
-                "SELECT guild_id, user_id, season, mu, sigma, rating, games, total_games,"
-                " best, 0 FROM season_standings WHERE guild_id = ? AND season = ?"
-                " AND user_id = ?", (guild_id, season, user_id)) as cur:
+                f"SELECT rating, games, total_games FROM ({_SEASON_ROWS}) s"
+                " WHERE user_id = :user", {"guild": guild_id, "season": season,
+                                           "user": user_id}) as cur:
             row = await cur.fetchone()
-        return _player(row) if row else None
+        if row is None:
+            return None
+        rank = await self.rank(conn, guild_id, season, user_id, float(row[0]))
+        return Standing(rank, user_id, float(row[0]), int(row[1]), int(row[2]))
 
     async def seasons(self, conn: Connection, guild_id: int) -> list[str]:
         """The server's seasons with rated games, newest first."""
