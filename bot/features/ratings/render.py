@@ -18,8 +18,8 @@ from .service import Board, PlayerCard, RatingChange, RatingOutcome, WhyNot
 
 #: Why a game didn't move a player's rating, in words.
 WHY_NOT: dict[str, Callable[[], str]] = {
-    WhyNot.PAIR_CAP: lambda: tr("not rated: you have played each other the most rated games "
-                                "for today"),
+    WhyNot.PAIR_CAP: lambda: tr("not rated: today's limit of rated games against the same "
+                                "players is reached"),
     WhyNot.ALONE: lambda: tr("not rated: nobody to be rated against"),
     WhyNot.DM: lambda: tr("not rated: ratings are kept per server"),
 }
@@ -120,8 +120,8 @@ def board_embed(board: Board, server: str, viewer_name: str) -> discord.Embed:
     title = " · ".join((tr("Ratings"), server, _season_title(board)))
     lines = [f"{_rank(s.rank)} **{_name(board, s.user_id)}** · "
              f"{_rated(s.rating, s.total_games)} · {_games(s.games)}" for s in board.rows]
-    empty = (tr("Nobody is rated this season yet: play someone with `/match opponent:` or "
-                "`/race`!") if board.current else tr("Nobody was rated that season."))
+    empty = (tr("Nobody is rated this season yet: play someone with `/match opponent:`, or "
+                "race each other!") if board.current else tr("Nobody was rated that season."))
     embed = discord.Embed(title=title[:256], description="\n".join(lines) or empty,
                           colour=discord.Colour.gold())
     rank_title = tr("{player}'s rating", player=player_name(viewer_name, NAME_WIDTH))
@@ -169,8 +169,8 @@ def card_field(card: PlayerCard) -> tuple[str, str]:
 @says(RatingsPerServer)
 def _per_server(error: RatingsPerServer) -> tuple[str, str]:
     return tr("Ratings are kept per server"), tr(
-        "Each server has its own ratings: use `/leaderboard mode:rating` in a server's "
-        "channel.")
+        "Each server has its own ratings: ask `/leaderboard` for the rating mode in a "
+        "server's channel.")
 
 
 @says(UnknownSeason)

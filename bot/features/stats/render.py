@@ -244,5 +244,5 @@ def _bad_size(error: BadSize) -> tuple[str, str]:
 
 
 says(SeasonWithoutRating)(lambda e: (tr("Seasons are for ratings"), tr(
-    "`season:` picks a season of the rating board: use it with `mode:rating`. The other "
-    "boards take `period:` instead. Nothing was shown.")))
+    "`season:` picks a season of the ratings: use it with the rating mode. The other "
+    "leaderboards take `period:` instead. Nothing was shown.")))
