@@ -67,21 +67,20 @@ async def test_a_match_played_to_its_end_moves_ratings_by_the_librarys_numbers(
     bot = await start_bot()
     alice, bob = world.alice, world.bob
     invited, match_id = await accepted_match(fake_discord, bot, world, db_path, alice, bob)
-    for setter, half, code in ((bob, 0, "3456"), (alice, 1, "6543")):
-        board = fake_discord.message(invited.message.id) if half == 0 else last_code_button
+
+    async def set_code(board, half: int, code: str, setter) -> None:
         picker = await fake_discord.click(bot, board, f"mmm:code:{match_id}:{half}",
                                           user=setter)
         opened = await tap(fake_discord, bot, picker.message, "t", setter)
         await fake_discord.submit_modal(bot, opened, {"code": code}, user=setter)
-        breaker = alice if setter is bob else bob
-        if half == 0:  # alice breaks it in two
-            await slash(fake_discord, bot, world, "guess", breaker, code="1111")
-            ended = await slash(fake_discord, bot, world, "guess", breaker, code=code)
-            last_code_button = ended.messages[-1]
-        else:  # bob needs four
-            for wrong in ("1122", "3344", "5566"):
-                await slash(fake_discord, bot, world, "guess", breaker, code=wrong)
-            ended = await slash(fake_discord, bot, world, "guess", breaker, code=code)
+
+    await set_code(fake_discord.message(invited.message.id), 0, "3456", bob)
+    await slash(fake_discord, bot, world, "guess", alice, code="1111")
+    half = await slash(fake_discord, bot, world, "guess", alice, code="3456")  # 2 moves
+    await set_code(half.messages[-1], 1, "6543", alice)
+    for wrong in ("1122", "3344", "5566"):
+        await slash(fake_discord, bot, world, "guess", bob, code=wrong)
+    ended = await slash(fake_discord, bot, world, "guess", bob, code="6543")  # 4 moves
     board = scoreboard(ended)
     assert board["title"] == "Match over: we have a winner"
     library = PlackettLuce()
