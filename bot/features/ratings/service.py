@@ -212,8 +212,10 @@ class RatingService:
         if not placements:
             return {}
         start: dict[int, PlayerRating] = {}
+        entering = 0  # players on the season's board from this game on
         for p in placements:
             old = players.get(p.user_id)
+            entering += old is None or old.season != season
             if old is not None and old.season != season:
                 await self.store.keep_standing(conn, old)
                 sigma = model.widened(old.sigma)
@@ -237,6 +239,7 @@ class RatingService:
                 was.rating if p.user_id in players else None, shown,
                 player.total_games < model.PROVISIONAL_GAMES, None, now)
         await self.store.save(conn, saved)
+        await self.store.entered(conn, guild, season, entering)
         return changes
 
     @staticmethod
