@@ -92,6 +92,7 @@ FEATURES = (
     "bot.features.breaker",
     "bot.features.challenge",
     "bot.features.stats",
+    "bot.features.ratings",
     "bot.features.match",
     "bot.features.race",
     "bot.features.analysis",

@@ -66,7 +66,7 @@ async def test_the_summary_changes_nothing(fake_discord, start_bot, world, admin
         "Language of public boards": "the server's own language (now English)",
         "Rating seasons": "monthly",
         "Rated games per pair a day": "3 a day",
-        "Race time limit (/race)": "10 minutes",
+        "Race time limit": "10 minutes",
     }
     assert rows(db_path, "SELECT COUNT(*) FROM settings_log") == [(0,)]
 

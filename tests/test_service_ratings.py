@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 
 from openskill.models import PlackettLuce
-from service_kit import rows
+from service_kit import build, rows
 
 from bot.core.enums import RatedKind, Seasons
 from bot.features.ratings import model
 from bot.features.ratings.service import Placement, RatedGame, WhyNot
+from bot.store import Database
 
 GUILD = 7
 ALICE, BOB, CAROL, DAVE = 1, 2, 3, 4
@@ -104,6 +105,26 @@ async def test_a_new_season_keeps_the_standings_and_widens_sigma(services, db_pa
     # sigma, the second from what the first left.
     starts = sorted(o.of(ALICE).before for o in november)
     assert abs(starts[0] - shown(mu, model.widened(sigma))) < 1e-9
-    board = await services.ratings.board(GUILD, october, offset=0, limit=10)
+    board = await services.ratings.board(GUILD, october, page=0, viewer_id=BOB)
     assert [(r.user_id, r.rank) for r in board.rows] == [(ALICE, 1), (BOB, 2)]
-    assert not board.current
+    assert not board.current and board.viewer.rank == 2 and board.size == 2
+
+
+async def test_two_processes_rate_at_once(services, db_path):
+    """Two processes (two databases' worth of connections): the same game ended in both
+    moves ratings once; two games sharing a player, ended at the same moment, both count
+    (neither overwrites the other's update of that player)."""
+    other = await build(await Database.open(db_path), services.clock)
+    try:
+        same = game(1, (ALICE, 1), (BOB, 2), kind=RatedKind.MATCH)
+        twice = await asyncio.gather(rate(services, same), rate(other, same))
+        assert twice[0] == twice[1]
+        shared = await asyncio.gather(rate(services, game(2, (ALICE, 1), (CAROL, 2))),
+                                      rate(other, game(3, (DAVE, 1), (ALICE, 2))))
+    finally:
+        await other.db.close()
+    assert rows(db_path, "SELECT user_id, games FROM ratings ORDER BY user_id") == [
+        (ALICE, 3), (BOB, 1), (CAROL, 1), (DAVE, 1)]
+    # One of the two went first; the other started from what it left.
+    a, b = (o.of(ALICE) for o in shared)
+    assert a.before == b.after or b.before == a.after

@@ -15,11 +15,22 @@ _PLAYER = ("guild_id, user_id, season, mu, sigma, rating, games, total_games, be
            " updated_at")
 _CHANGE = ("kind, source_id, user_id, place, before, after, provisional, why_not,"
            " changed_at")
-#: A season's board: the final standings kept, and the players still in that season.
-_SEASON_ROWS = ("SELECT user_id, rating, games, total_games FROM season_standings"
-                " WHERE guild_id = :guild AND season = :season"
-                " UNION ALL SELECT user_id, rating, games, total_games FROM ratings"
-                " WHERE guild_id = :guild AND season = :season")
+#: The two homes of a season's rows: the final standings kept, and the players still in it
+#: (the only rows of the current season). Each is read through its rank index.
+_HOMES = ("season_standings", "ratings")
+_IN_SEASON = "guild_id = :guild AND season = :season"
+
+
+def _each_home(select: str, where: str = "") -> str:
+    """``select`` from both homes of a season's rows, as one compound statement."""
+    return " UNION ALL ".join(f"SELECT {select} FROM {home} WHERE {_IN_SEASON}{where}"
+                              for home in _HOMES)
+
+
+def _summed(select: str, where: str) -> str:
+    """One number: ``select`` (a count) summed over both homes."""
+    return "SELECT " + " + ".join(f"(SELECT {select} FROM {home} WHERE {_IN_SEASON}{where})"
+                                  for home in _HOMES)
 
 
 def _player(row: Row) -> PlayerRating:
@@ -125,46 +136,62 @@ class RatingStore:
 
     async def board(self, conn: Connection, guild_id: int, season: str, *, offset: int,
                     limit: int) -> list[Standing]:
-        """A season's board, best first (ties: the lower id first)."""
+        """A season's board, best first (ties: the lower id first): both homes read in
+        rank order and merged, so a page costs its offset, not the board's size."""
         async with conn.execute(
-                f"SELECT user_id, rating, games, total_games FROM ({_SEASON_ROWS}) s"
-                f" ORDER BY rating DESC, user_id LIMIT {int(limit)} OFFSET {int(offset)}",
+                _each_home("user_id, rating, games, total_games")
+                + f" ORDER BY rating DESC, user_id LIMIT {int(limit)} OFFSET {int(offset)}",
                 {"guild": guild_id, "season": season}) as cur:
             rows = await cur.fetchall()
         return [Standing(offset + i + 1, int(u), float(r), int(g), int(t))
                 for i, (u, r, g, t) in enumerate(rows)]
 
+    async def entered(self, conn: Connection, guild_id: int, season: str, players: int
+                      ) -> None:
+        """``players`` played their first rated game of ``season`` (its board's size)."""
+        if players:
+            await conn.execute(
+                "INSERT INTO rating_seasons (guild_id, season, players) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id, season) DO UPDATE"
+                " SET players = rating_seasons.players + excluded.players",
+                (guild_id, season, players))
+
     async def size(self, conn: Connection, guild_id: int, season: str) -> int:
-        async with conn.execute(f"SELECT COUNT(*) FROM ({_SEASON_ROWS}) s",
-                                {"guild": guild_id, "season": season}) as cur:
+        """Players on a season's board."""
+        async with conn.execute(
+                "SELECT players FROM rating_seasons WHERE guild_id = ? AND season = ?",
+                (guild_id, season)) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
     async def rank(self, conn: Connection, guild_id: int, season: str, user_id: int,
                    rating: float) -> int:
-        """The place on the season's board of a player rated ``rating`` there."""
+        """The place on the season's board of a player rated ``rating`` there: those above,
+        counted as two ranges of the rank index (better, then equal with a lower id)."""
         async with conn.execute(
-                f"SELECT COUNT(*) FROM ({_SEASON_ROWS}) s WHERE rating > :rating"
-                " OR (rating = :rating AND user_id < :user)",
+                _summed("COUNT(*)", " AND rating > :rating") + " + "
+                + _summed("COUNT(*)", " AND rating = :rating AND user_id < :user")[7:],
                 {"guild": guild_id, "season": season, "rating": float(rating),
                  "user": user_id}) as cur:
             row = await cur.fetchone()
         return (int(row[0]) if row else 0) + 1
 
-    async def standing(self, conn: Connection, guild_id: int, season: str, user_id: int
-                       ) -> PlayerRating | None:
-        """The player's row kept at the end of ``season``."""
+    async def standing_on(self, conn: Connection, guild_id: int, season: str, user_id: int
+                          ) -> Standing | None:
+        """The player's row on a season's board, ranked (None: not on it)."""
         async with conn.execute(
-                "SELECT guild_id, user_id, season, mu, sigma, rating, games, total_games,"
-                " best, 0 FROM season_standings WHERE guild_id = ? AND season = ?"
-                " AND user_id = ?", (guild_id, season, user_id)) as cur:
+                _each_home("rating, games, total_games", " AND user_id = :user"),
+                {"guild": guild_id, "season": season, "user": user_id}) as cur:
             row = await cur.fetchone()
-        return _player(row) if row else None
+        if row is None:
+            return None
+        rank = await self.rank(conn, guild_id, season, user_id, float(row[0]))
+        return Standing(rank, user_id, float(row[0]), int(row[1]), int(row[2]))
 
     async def seasons(self, conn: Connection, guild_id: int) -> list[str]:
-        """The server's seasons with rated games, newest first."""
+        """The server's seasons with rated players, newest first."""
         async with conn.execute(
-                "SELECT DISTINCT season FROM rated_games WHERE guild_id = ?"
+                "SELECT season FROM rating_seasons WHERE guild_id = ?"
                 " ORDER BY season DESC", (guild_id,)) as cur:
             return [str(row[0]) for row in await cur.fetchall()]
 

@@ -16,7 +16,9 @@ CREATE TABLE ratings (
     updated_at  DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (guild_id, user_id)
 );
-CREATE INDEX ratings_rank ON ratings (guild_id, season, rating DESC, user_id);
+-- Covering: a page, a count and a rank read the index alone (index-only scans).
+CREATE INDEX ratings_rank ON ratings (guild_id, season, rating DESC, user_id)
+    INCLUDE (games, total_games);
 
 -- A season's final standings: a player's row as it was at the season's end, kept when they
 -- carry their rating into a later season (at their first rated game there). A past season's
@@ -33,7 +35,17 @@ CREATE TABLE season_standings (
     best        DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (guild_id, season, user_id)
 );
-CREATE INDEX season_standings_rank ON season_standings (guild_id, season, rating DESC, user_id);
+CREATE INDEX season_standings_rank ON season_standings (guild_id, season, rating DESC, user_id)
+    INCLUDE (games, total_games);
+
+-- Players on each season's board (those who played a rated game in it): kept as they enter,
+-- so a board's size is one row, not a count of the board.
+CREATE TABLE rating_seasons (
+    guild_id BIGINT NOT NULL,
+    season   TEXT   NOT NULL,
+    players  BIGINT NOT NULL,
+    PRIMARY KEY (guild_id, season)
+);
 
 -- Every game that moved ratings (or was looked at and not rated), once: a second ending of
 -- the same race or match finds its row and moves nothing.
@@ -45,7 +57,6 @@ CREATE TABLE rated_games (
     rated_at  DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (kind, source_id)
 );
-CREATE INDEX rated_games_by_season ON rated_games (guild_id, season);
 
 -- Each player's part in a rated game: the change shown with the result, the history chart,
 -- the last change on /stats; or why the game didn't count for them (why_not).

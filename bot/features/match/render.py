@@ -11,6 +11,7 @@ from i18n import tr, trc, trn
 from ...core.enums import GameKind
 from ...core.matches import DRAW, INVITATION_SECONDS, MatchRecord, MatchStatus, Side
 from ...ui.messages import board_link, mention, says
+from ..ratings.render import outcome_field
 from .buttons import MatchAction, MatchButton
 from .errors import (
     BadOpponent,
@@ -157,6 +158,8 @@ def scoreboard_embed(view: MatchView, *, note: str | None = None) -> discord.Emb
               else discord.Colour.dark_grey())
     embed = discord.Embed(title=title, description="\n\n".join(p for p in parts if p),
                           colour=colour)
+    if view.rating is not None and (field := outcome_field(view.rating)) is not None:
+        embed.add_field(name=field[0], value=field[1], inline=False)
     embed.set_footer(text=" · ".join((tr("Match #{id}", id=match.id), match.rules.describe(),
                                       rule())))
     return embed

@@ -9,18 +9,19 @@ the next one in the same commit, exactly once (the update names the half it adva
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import Rules
 from i18n import mark
 
 from ...core.codes import read_code
-from ...core.enums import GameStatus
+from ...core.enums import GameStatus, RatedKind
 from ...core.errors import GameAlreadyRunning
 from ...core.matches import MatchRecord, MatchStatus
 from ...core.records import GameEnding, GameRecord
 from ...services.games import GameService
 from ...store import Connection, StaleWrite, once
+from ..ratings.service import RatingOutcome
 from .errors import (
     BadOpponent,
     MatchOver,
@@ -41,6 +42,8 @@ class MatchView:
     game: GameRecord | None = None
     #: The channel's previous match, when this action found it idle and ended it.
     expired: MatchRecord | None = None
+    #: Each player's rating change, once a match between people is over and rated.
+    rating: RatingOutcome | None = None
 
 
 class MatchService:
@@ -212,7 +215,15 @@ class MatchService:
                 match = await self.store.get(conn, match.id) or match
             else:
                 match = await self.halves.forfeit(conn, match, user_id, now, action_id)
-        return MatchView(match, game)
+        return await self._rated(MatchView(match, game))
+
+    async def _rated(self, view: MatchView) -> MatchView:
+        """The view with the rating changes of its match, once over (read after the commit
+        that rated it)."""
+        ratings = self.halves.ratings
+        if view.match.running or view.match.vs_bot or ratings is None:
+            return view
+        return replace(view, rating=await ratings.outcome(RatedKind.MATCH, view.match.id))
 
     # ---- reading --------------------------------------------------------------------------
     async def view(self, match_id: int) -> MatchView | None:
@@ -224,7 +235,7 @@ class MatchService:
         game = await self.store.half_game(conn, match.id, half)
         if game is not None and game.match_half != match.half and match.running:
             game = None  # the next half-round has not started yet
-        return MatchView(match, game)
+        return await self._rated(MatchView(match, game))
 
     async def in_channel(self, channel_id: int) -> MatchView | None:
         """The channel's running match (None when none runs, or it has lapsed: a game may

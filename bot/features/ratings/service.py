@@ -27,15 +27,18 @@ from itertools import combinations
 from ...core.clock import Clock, system_clock
 from ...core.enums import RatedKind, Seasons
 from ...core.ratings import PlayerRating, Standing, StoredChange
-from ...store import Connection, Database
+from ...store import Connection, Database, GameStore
 from ...store.ratings import RatingStore
 from . import model
+from .errors import UnknownSeason
 
 #: The default daily cap per pair, and the default season cadence.
 DEFAULT_PAIR_CAP = 3
 DEFAULT_SEASONS = Seasons.MONTHLY
 #: The rated games drawn on a /stats chart (the last ones).
 HISTORY_GAMES = 200
+#: Players on a page of a rating board.
+PAGE_SIZE = 10
 
 
 class WhyNot(StrEnum):
@@ -105,6 +108,8 @@ class PlayerCard:
     current: bool
     last: StoredChange | None
     history: tuple[StoredChange, ...]
+    #: Players on the current season's board.
+    total: int = 0
 
     @property
     def provisional(self) -> bool:
@@ -113,10 +118,19 @@ class PlayerCard:
 
 @dataclass(frozen=True)
 class Board:
+    """A page of a season's rating board."""
+
     season: str
     current: bool
     rows: tuple[Standing, ...]
+    #: Players on the whole board, the page shown (0-based) and the pages.
     size: int
+    page: int
+    pages: int
+    #: The rows' players' last names seen (a forgotten player has none).
+    names: dict[int, str]
+    #: The viewer's own row on this board (None: not on it).
+    viewer: Standing | None
 
 
 def _from_stored(change: StoredChange) -> RatingChange:
@@ -198,8 +212,10 @@ class RatingService:
         if not placements:
             return {}
         start: dict[int, PlayerRating] = {}
+        entering = 0  # players on the season's board from this game on
         for p in placements:
             old = players.get(p.user_id)
+            entering += old is None or old.season != season
             if old is not None and old.season != season:
                 await self.store.keep_standing(conn, old)
                 sigma = model.widened(old.sigma)
@@ -223,6 +239,7 @@ class RatingService:
                 was.rating if p.user_id in players else None, shown,
                 player.total_games < model.PROVISIONAL_GAMES, None, now)
         await self.store.save(conn, saved)
+        await self.store.entered(conn, guild, season, entering)
         return changes
 
     @staticmethod
@@ -250,15 +267,25 @@ class RatingService:
         stored = await self.store.changes_of(await self.db.reader(), kind, source_id)
         return RatingOutcome(tuple(map(_from_stored, stored))) if stored else None
 
-    async def board(self, guild_id: int, season: str | None, *, offset: int, limit: int
-                    ) -> Board:
-        """A season's board (None: the current season)."""
+    async def board(self, guild_id: int, season: str | None, *, page: int, viewer_id: int,
+                    size: int = PAGE_SIZE) -> Board:
+        """A page of a season's board (None: the current season); raises
+        :class:`UnknownSeason` for a season the server never had."""
         current = self.season(guild_id)
         season = season or current
         conn = await self.db.reader()
-        rows = await self.store.board(conn, guild_id, season, offset=offset, limit=limit)
-        size = await self.store.size(conn, guild_id, season)
-        return Board(season, season == current, tuple(rows), size)
+        if season != current and season not in (known := await self.store.seasons(conn,
+                                                                                   guild_id)):
+            raise UnknownSeason(season, known)
+        total = await self.store.size(conn, guild_id, season)
+        pages = max(1, -(-total // size))
+        page = min(max(page, 0), pages - 1)
+        rows = await self.store.board(conn, guild_id, season, offset=page * size, limit=size)
+        viewer = next((r for r in rows if r.user_id == viewer_id), None)
+        if viewer is None:
+            viewer = await self.store.standing_on(conn, guild_id, season, viewer_id)
+        names = await GameStore().player_names(conn, [r.user_id for r in rows])
+        return Board(season, season == current, tuple(rows), total, page, pages, names, viewer)
 
     async def seasons_played(self, guild_id: int) -> list[str]:
         return await self.store.seasons(await self.db.reader(), guild_id)
@@ -273,6 +300,7 @@ class RatingService:
         current = player.season == season
         rank = (await self.store.rank(conn, guild_id, season, user_id, player.rating)
                 if current else None)
+        total = await self.store.size(conn, guild_id, season) if current else 0
         history = await self.store.history(conn, guild_id, user_id, HISTORY_GAMES)
         return PlayerCard(player, rank, season, current, history[-1] if history else None,
-                          tuple(history))
+                          tuple(history), total)

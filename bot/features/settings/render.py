@@ -32,7 +32,7 @@ TITLES: dict[Setting, Words] = {
     Setting.LANGUAGE: lambda: tr("Language of public boards"),
     Setting.SEASONS: lambda: tr("Rating seasons"),
     Setting.PAIR_CAP: lambda: tr("Rated games per pair a day"),
-    Setting.RACE_TIME: lambda: tr("Race time limit (/race)")}
+    Setting.RACE_TIME: lambda: tr("Race time limit")}
 #: A setting's name in a change log line ("hints: on → off").
 LOG_NAMES: dict[Setting, Words] = {
     Setting.HINTS: lambda: tr("hints"), Setting.RULES: lambda: tr("rules"),

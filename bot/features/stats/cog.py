@@ -10,16 +10,25 @@ from discord.ext import commands
 from i18n import tr
 
 from ...core.enums import Mode, Period
+from ...ui.buttons import cog_of
 from ...ui.options import display_name
 from ...ui.places import usable
 from ...ui.responses import update
 from ...ui.translation import publicly
+from ..ratings.cog import RatingsCog
 from .buttons import SIZE_PATTERN, ForgetButton, PageButton
-from .errors import BadSize, NotYourPrompt
+from .errors import BadSize, NotYourPrompt, SeasonWithoutRating
 from .render import forget_embed, forgotten_embed, leaderboard_embed, stats_embed
 from .service import CLASSIC_SIZE, LeaderboardPage, StatsService
 
 GLOBAL_SCOPE = 0
+#: ``/leaderboard mode:rating``: not a results board (see bot/features/ratings).
+RATING = "rating"
+
+
+async def season_autocomplete(interaction: discord.Interaction, current: str
+                              ) -> list[app_commands.Choice[str]]:
+    return await cog_of(interaction, RatingsCog).season_autocomplete(interaction, current)
 
 
 def check_size(size: str) -> str:
@@ -54,6 +63,7 @@ class StatsCog(commands.Cog, name="stats"):
         period="All time, this month or this week (UTC; default: all time)",
         mode="Code breakers, or whose codes were hardest for the bot (default: breakers)",
         size="Rule size, like 4x6 or 5x8 no-repeats (default: classic 4x6)",
+        season="With mode rating: a past season's final standings (default: this season)",
     )
     @app_commands.choices(
         scope=[app_commands.Choice(name="this server", value="server"),
@@ -70,9 +80,11 @@ class StatsCog(commands.Cog, name="stats"):
               app_commands.Choice(name="matches against the bot (/match)",
                                   value=Mode.MATCH_BOT.value),
               app_commands.Choice(name="matches between players (/match opponent)",
-                                  value=Mode.MATCH_PEOPLE.value)],
+                                  value=Mode.MATCH_PEOPLE.value),
+              app_commands.Choice(name="rating (matches between players, races)",
+                                  value=RATING)],
     )
-    @app_commands.autocomplete(size=size_autocomplete)
+    @app_commands.autocomplete(size=size_autocomplete, season=season_autocomplete)
     @usable()
     async def leaderboard(
         self,
@@ -81,7 +93,13 @@ class StatsCog(commands.Cog, name="stats"):
         period: str = Period.ALL.value,
         mode: str = Mode.BREAKER.value,
         size: str = CLASSIC_SIZE,
+        season: str | None = None,
     ) -> None:
+        if mode == RATING:  # per server, by season: the ratings feature's board
+            await cog_of(interaction, RatingsCog).show_board(interaction, season)
+            return
+        if season is not None:
+            raise SeasonWithoutRating()
         where = GLOBAL_SCOPE if scope == "global" else (interaction.guild_id or GLOBAL_SCOPE)
         embed, view = await self._page(interaction, Mode(mode), where, Period(period),
                                        check_size(size), 0, public=True)
@@ -141,7 +159,9 @@ class StatsCog(commands.Cog, name="stats"):
         stats = await self.service.player(target.id, check_size(size))
         with publicly(interaction):  # posted in the channel
             embed = stats_embed(stats, display_name(target))
-        await interaction.response.send_message(embed=embed)
+            chart = await cog_of(interaction, RatingsCog).on_stats(interaction.guild_id,
+                                                                   target.id, embed)
+        await interaction.response.send_message(embed=embed, file=chart or discord.utils.MISSING)
 
     async def ask_forget(self, interaction: discord.Interaction) -> None:
         """``/mastermind forget-me``: a private prompt with a confirm and a cancel button."""

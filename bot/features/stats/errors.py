@@ -13,3 +13,7 @@ class BadSize(UserError):
 
 class NotYourPrompt(UserError):
     """A confirmation button pressed by someone other than the person it asks."""
+
+
+class SeasonWithoutRating(UserError):
+    """``/leaderboard season:`` with a mode other than rating (seasons are the ratings')."""

