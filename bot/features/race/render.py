@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import discord
 
-from i18n import tr, trn
+from i18n import tr, trc, trn
 from i18n.numbers import number
 
 from ...core.enums import RacerStatus, RaceStatus
@@ -33,6 +33,12 @@ from .errors import (
 
 #: Discord's colours for a lobby, a race under way, and a finished one.
 LOBBY_COLOUR, RUNNING_COLOUR, OVER_COLOUR = 0x5865F2, 0xFEE75C, 0x57F287
+
+
+def start_label() -> str:
+    """The lobby's button that starts the race at once (a word of its own: not the help's
+    "Start" page)."""
+    return trc("a button: start the race now", "Start")
 
 
 def race_link(race: RaceRecord) -> str:
@@ -100,7 +106,7 @@ def standings_embed(race: RaceRecord) -> discord.Embed:
         lines.append(tr("Everyone breaks the same code on a board of their own. Press "
                         "**{join}** to race; it starts {when}, or when {starter} presses "
                         "**{start}**.", join=tr("Join"), when=_when(race.lobby_until),
-                        starter=mention(race.started_by), start=tr("Start")))
+                        starter=mention(race.started_by), start=start_label()))
         joined = ", ".join(mention(r.user_id) for r in race.racers)
         lines.append(tr("**In the race** ({count} of {most}): {players}",
                         count=len(race.racers), most=MAX_RACERS, players=joined))
@@ -127,7 +133,7 @@ def standings_view(race: RaceRecord) -> discord.ui.View | None:
     if race.status is RaceStatus.LOBBY:
         view.add_item(RaceButton(RaceAction.JOIN, race.id, label=tr("Join"),
                                  style=discord.ButtonStyle.success))
-        view.add_item(RaceButton(RaceAction.START, race.id, label=tr("Start"),
+        view.add_item(RaceButton(RaceAction.START, race.id, label=start_label(),
                                  style=discord.ButtonStyle.primary))
     else:
         view.add_item(RaceButton(RaceAction.BOARD, race.id, label=tr("My board"),
@@ -157,7 +163,7 @@ def result_embed(race: RaceRecord) -> discord.Embed:
 
 def joined_words(race: RaceRecord) -> str:
     return tr("You are in race #{id}. It starts {when}, or when the starter presses "
-              "**{start}**.", id=race.id, when=_when(race.lobby_until), start=tr("Start"))
+              "**{start}**.", id=race.id, when=_when(race.lobby_until), start=start_label())
 
 
 def left_words(race: RaceRecord) -> str:
@@ -199,7 +205,7 @@ def _race_started(error: RaceError) -> tuple[str, str]:
 def _not_started(error: RaceError) -> tuple[str, str]:
     return tr("Not started yet"), tr(
         "Race #{id} starts {when}, or when its starter presses **{start}**: your board "
-        "opens then.", id=error.race.id, when=_when(error.race.lobby_until), start=tr("Start"))
+        "opens then.", id=error.race.id, when=_when(error.race.lobby_until), start=start_label())
 
 
 @says(RaceOver)
@@ -238,7 +244,7 @@ def _race_full(error: RaceError) -> tuple[str, str]:
 def _not_the_starter(error: RaceError) -> tuple[str, str]:
     return tr("Only the starter can start"), tr(
         "{starter} opened race #{id}: it starts when they press **{start}**, or {when}.",
-        starter=mention(error.race.started_by), id=error.race.id, start=tr("Start"),
+        starter=mention(error.race.started_by), id=error.race.id, start=start_label(),
         when=_when(error.race.lobby_until))
 
 
