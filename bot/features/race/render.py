@@ -7,7 +7,6 @@ from __future__ import annotations
 import discord
 
 from i18n import tr, trc, trn
-from i18n.numbers import number
 
 from ...core.enums import RacerStatus, RaceStatus
 from ...core.errors import InRace, RaceTimeUp
@@ -77,8 +76,8 @@ def racer_line(race: RaceRecord, racer: Racer) -> str:
     start = race.started_at or race.created_at
     match racer.status:
         case RacerStatus.RACING:
-            return tr("{player}: racing, {count} guesses made", player=who,
-                      count=number(racer.guesses, 0))
+            return trn("{player}: racing, {count} guess made",
+                       "{player}: racing, {count} guesses made", racer.guesses, player=who)
         case RacerStatus.SOLVED:
             return trn("{player}: solved in {count} guess ({time})",
                        "{player}: solved in {count} guesses ({time})", racer.guesses,
@@ -143,21 +142,22 @@ def standings_view(race: RaceRecord) -> discord.ui.View | None:
 
 
 def result_embed(race: RaceRecord) -> discord.Embed:
-    """The race's end, posted once in the channel: the code, the ranking and each racer's
-    rating change as stored with the race."""
-    embed = standings_embed(race)
+    """The race's end, posted once in the channel below the board (which keeps the whole
+    ranking): the code, and each racer by place with their rating change, as stored."""
     if race.status is not RaceStatus.FINISHED:
-        return embed
-    lines = []
+        return standings_embed(race)
+    embed = discord.Embed(title=_title(race), colour=OVER_COLOUR)
+    lines = [tr("**The code** {code}", code=code_line(race.secret))]
     for racer in ranked(race):
         shown = racer.rating
-        if shown is None:
-            continue
-        change = RatingChange(racer.user_id, shown.before, shown.after, shown.provisional,
-                              shown.rated, shown.why_not)
-        lines.append(f"{mention(racer.user_id)}: {change_words(change)}")
-    if lines:
-        embed.add_field(name=tr("Rating"), value="\n".join(lines)[:1024], inline=False)
+        change = "" if shown is None else ": " + change_words(RatingChange(
+            racer.user_id, shown.before, shown.after, shown.provisional, shown.rated,
+            shown.why_not))
+        lines.append(f"{_place(racer)} {mention(racer.user_id)}{change}")
+    link = race_link(race)
+    if link:
+        lines.append(tr("The whole ranking: {link}", link=link))
+    embed.description = "\n".join(lines)[:4096]
     return embed
 
 
