@@ -143,12 +143,19 @@ class RatingStore:
 
     async def board(self, conn: Connection, guild_id: int, season: str, current: bool, *,
                     offset: int, limit: int) -> list[Standing]:
-        """A season's board, best first (ties: the lower id first), read in rank order (an
-        ended season's two homes merged): a page costs its offset, not the board's size."""
-        async with conn.execute(
-                _each_home(current, "user_id, rating, games, total_games")
-                + f" ORDER BY rating DESC, user_id LIMIT {int(limit)} OFFSET {int(offset)}",
-                {"guild": guild_id, "season": season}) as cur:
+        """A season's board, best first (ties: the lower id first), read in rank order: a
+        page costs its offset, not the board's size (an ended season's two homes each give
+        their best ``offset + limit`` rows through their rank index, then those are merged)."""
+        order = " ORDER BY rating DESC, user_id"
+        columns = "user_id, rating, games, total_games"
+        if current:
+            sql = _each_home(True, columns) + order
+        else:
+            sql = " UNION ALL ".join(
+                f"SELECT * FROM (SELECT {columns} FROM {home} WHERE {_IN_SEASON}{order}"
+                f" LIMIT {int(offset) + int(limit)}) {home}" for home in _HOMES[False]) + order
+        async with conn.execute(f"{sql} LIMIT {int(limit)} OFFSET {int(offset)}",
+                                {"guild": guild_id, "season": season}) as cur:
             rows = await cur.fetchall()
         return [Standing(offset + i + 1, int(u), float(r), int(g), int(t))
                 for i, (u, r, g, t) in enumerate(rows)]
