@@ -14,6 +14,7 @@ import discord
 import pytest
 from openskill.models import PlackettLuce
 from picking import tap
+from test_bot_match import scoreboard
 
 OCTOBER = 1_792_000_000.0  # 2026-10-14 UTC
 DAY = 86_400.0
@@ -33,14 +34,6 @@ def shown(player) -> float:
 async def slash(fake, bot, world, command, user, **options):
     return await fake.slash(bot, command, user=user, channel=world.general, guild=world.guild,
                             **options)
-
-
-def scoreboard(result) -> dict:
-    for message in [*reversed(result.followups), result.original]:
-        for embed in message.embeds:
-            if "Match #" in (embed.get("footer") or {}).get("text", ""):
-                return embed
-    raise AssertionError(f"no scoreboard in {result.messages}")
 
 
 def rating_field(embed) -> str:
