@@ -47,6 +47,17 @@ CREATE TABLE rating_seasons (
     PRIMARY KEY (guild_id, season)
 );
 
+-- Players per whole rating point (the shown rating, rounded down) of each season: a rank is
+-- the players of the points above (a few hundred rows) and those above within its own point
+-- (a short range of the rank index), never a count of the board.
+CREATE TABLE rating_buckets (
+    guild_id INTEGER NOT NULL,
+    season   TEXT   NOT NULL,
+    bucket   INTEGER NOT NULL,
+    players  INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, season, bucket)
+);
+
 -- Every game that moved ratings (or was looked at and not rated), once: a second ending of
 -- the same race or match finds its row and moves nothing.
 CREATE TABLE rated_games (

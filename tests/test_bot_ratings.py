@@ -14,6 +14,7 @@ import discord
 import pytest
 from openskill.models import PlackettLuce
 from picking import tap
+from test_bot_match import scoreboard
 
 OCTOBER = 1_792_000_000.0  # 2026-10-14 UTC
 DAY = 86_400.0
@@ -33,14 +34,6 @@ def shown(player) -> float:
 async def slash(fake, bot, world, command, user, **options):
     return await fake.slash(bot, command, user=user, channel=world.general, guild=world.guild,
                             **options)
-
-
-def scoreboard(result) -> dict:
-    for message in [*reversed(result.followups), result.original]:
-        for embed in message.embeds:
-            if "Match #" in (embed.get("footer") or {}).get("text", ""):
-                return embed
-    raise AssertionError(f"no scoreboard in {result.messages}")
 
 
 def rating_field(embed) -> str:
@@ -204,3 +197,20 @@ async def test_the_rating_boards_pages_and_forged_page_ids(fake_discord, start_b
     for custom_id in forged:
         told = (await fake_discord.click(bot, message, custom_id, user=world.alice)).messages[-1]
         assert told.ephemeral and told.embed["title"] == "That button is out of date", custom_id
+
+
+async def test_a_player_who_times_out_ranks_last(fake_discord, start_bot, world, db_path,
+                                                 wall_clock):
+    """Bob never sets his code: his late click finds the match abandoned, rated with bob
+    last (a time-out ranks last) in the commit that ended it."""
+    bot = await start_bot()
+    alice, bob = world.alice, world.bob
+    invited, match_id = await accepted_match(fake_discord, bot, world, db_path, alice, bob)
+    wall_clock.advance(25 * 3600)
+    late = await fake_discord.click(bot, invited.message, f"mmm:code:{match_id}:0", user=bob)
+    assert late.ephemeral and late.embed["title"] == "This match expired"
+    assert rows(db_path, "SELECT status FROM matches") == [("abandoned",)]
+    changes = dict(rows(db_path, "SELECT user_id, place FROM rating_changes"))
+    assert changes == {alice.id: 1, bob.id: 2}
+    (alice_rating,), = rows(db_path, "SELECT rating FROM ratings WHERE user_id = ?", alice.id)
+    assert alice_rating > 1000

@@ -128,3 +128,23 @@ async def test_two_processes_rate_at_once(services, db_path):
     # One of the two went first; the other started from what it left.
     a, b = (o.of(ALICE) for o in shared)
     assert a.before == b.after or b.before == a.after
+
+
+async def test_ranks_on_a_board_with_ties_and_after_forget_me(services, db_path):
+    """The ranks the board and /stats give are the places in rating order (ties: the lower
+    id first), counted from the rating points kept as games end; forget-me takes a player
+    off them."""
+    players = list(range(11, 23))
+    for n in range(8):
+        field = players[n % 3::2][:5]
+        await rate(services, game(100 + n, *((u, i % 3 + 1) for i, u in enumerate(field))))
+    stored = rows(db_path, "SELECT user_id, rating FROM ratings ORDER BY rating DESC, user_id")
+    assert len({r for _, r in stored}) < len(stored)  # some ratings are tied
+    for place, (user, _) in enumerate(stored, 1):
+        card = await services.ratings.card(GUILD, user)
+        assert card.rank == place and card.total == len(stored)
+    await services.stats.forget(stored[0][0])
+    board = await services.ratings.board(GUILD, None, page=0, viewer_id=stored[-1][0])
+    assert board.size == len(stored) - 1
+    assert [r.user_id for r in board.rows] == [u for u, _ in stored[1:]][:10]
+    assert board.viewer.rank == len(stored) - 1

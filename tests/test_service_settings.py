@@ -10,7 +10,7 @@ import pytest
 from service_kit import action, build, rows, state, words
 
 import bot.features.settings.render  # noqa: F401 (registers the settings' words)
-from bot.core.enums import GameStatus
+from bot.core.enums import GameStatus, Seasons, Setting
 from bot.core.errors import NoGameRunning
 from bot.features.settings.errors import BadSetting, ChannelNotAllowed
 from bot.features.settings.service import MAX_CHANNELS, Changes
@@ -36,6 +36,8 @@ async def new_game(s, guild: int, channel: int):
     ({"disallow_channel": OTHER}, "That channel isn't on the list: games are allowed in "
                                   "every channel"),
     ({"language": "xx"}, "There is no language 'xx'"),
+    ({"pair_cap": 0}, "0 is out of range: give a number from 1 to 20"),
+    ({"race_minutes": 61}, "61 is out of range: give a number from 2 to 60"),
 ])
 async def test_changes_that_cant_work_are_refused(services, db_path, asked, reason):
     before = state(db_path)
@@ -120,3 +122,23 @@ async def test_games_start_only_in_the_channels_allowed(services, db_path):
     assert (await new_game(s, ONE, OTHER)).channel_id == OTHER
     assert rows(db_path, "SELECT name, new_value FROM settings_log ORDER BY id") == [
         ("channels", f"<#{HERE}>"), ("channels", "every channel")]
+
+
+async def test_the_ratings_and_races_settings(services, db_path):
+    """Seasons, the daily cap per pair and the race time limit: stored, logged, read by the
+    ratings and the race (through the small functions), defaults while unset."""
+    assert (services.settings.seasons(ONE), services.settings.pair_cap(ONE),
+            services.settings.race_seconds(ONE)) == (Seasons.MONTHLY, 3, 600.0)
+    _, changed = await change(services, seasons=Seasons.QUARTERLY, pair_cap=5, race_minutes=2)
+    assert changed == [Setting.SEASONS, Setting.PAIR_CAP, Setting.RACE_TIME]
+    assert (services.settings.seasons(ONE), services.settings.pair_cap(ONE),
+            services.settings.race_seconds(ONE)) == (Seasons.QUARTERLY, 5, 120.0)
+    assert services.ratings.season(ONE, 1_795_000_000.0) == "2026-Q4"
+    assert rows(db_path, "SELECT seasons, pair_cap, race_minutes FROM server_settings") == [
+        ("quarterly", 5, 2)]
+    assert rows(db_path, "SELECT name, old_value, new_value FROM settings_log ORDER BY name"
+                ) == [("race time limit", "10 minutes", "2 minutes"),
+                      ("rated games per pair a day", "3 a day", "5 a day"),
+                      ("rating seasons", "monthly", "quarterly")]
+    other = await build(services.db, services.clock)  # another process reads them
+    assert other.settings.pair_cap(ONE) == 5 and other.settings.seasons(TWO) == Seasons.MONTHLY

@@ -4,6 +4,7 @@ rated games per pair of players."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 from ..core.enums import RatedKind
@@ -15,22 +16,28 @@ _PLAYER = ("guild_id, user_id, season, mu, sigma, rating, games, total_games, be
            " updated_at")
 _CHANGE = ("kind, source_id, user_id, place, before, after, provisional, why_not,"
            " changed_at")
-#: The two homes of a season's rows: the final standings kept, and the players still in it
-#: (the only rows of the current season). Each is read through its rank index.
-_HOMES = ("season_standings", "ratings")
+#: The homes of a season's rows: the players still in it (the current season's only home),
+#: and for an ended season also the final standings kept. Each is read through its rank
+#: index.
+_HOMES = {True: ("ratings",), False: ("season_standings", "ratings")}
 _IN_SEASON = "guild_id = :guild AND season = :season"
 
 
-def _each_home(select: str, where: str = "") -> str:
-    """``select`` from both homes of a season's rows, as one compound statement."""
+def _each_home(current: bool, select: str, where: str = "") -> str:
+    """``select`` from each home of a season's rows, as one compound statement."""
     return " UNION ALL ".join(f"SELECT {select} FROM {home} WHERE {_IN_SEASON}{where}"
-                              for home in _HOMES)
+                              for home in _HOMES[current])
 
 
-def _summed(select: str, where: str) -> str:
-    """One number: ``select`` (a count) summed over both homes."""
-    return "SELECT " + " + ".join(f"(SELECT {select} FROM {home} WHERE {_IN_SEASON}{where})"
-                                  for home in _HOMES)
+def _summed(current: bool, select: str, where: str) -> str:
+    """``select`` (a count) summed over the homes, as one term of a sum."""
+    return " + ".join(f"(SELECT {select} FROM {home} WHERE {_IN_SEASON}{where})"
+                      for home in _HOMES[current])
+
+
+def bucket(rating: float) -> int:
+    """The whole rating point a shown rating counts in (``rating_buckets``)."""
+    return math.floor(rating)
 
 
 def _player(row: Row) -> PlayerRating:
@@ -134,14 +141,21 @@ class RatingStore:
                      ) -> PlayerRating | None:
         return (await self.players(conn, guild_id, [user_id])).get(user_id)
 
-    async def board(self, conn: Connection, guild_id: int, season: str, *, offset: int,
-                    limit: int) -> list[Standing]:
-        """A season's board, best first (ties: the lower id first): both homes read in
-        rank order and merged, so a page costs its offset, not the board's size."""
-        async with conn.execute(
-                _each_home("user_id, rating, games, total_games")
-                + f" ORDER BY rating DESC, user_id LIMIT {int(limit)} OFFSET {int(offset)}",
-                {"guild": guild_id, "season": season}) as cur:
+    async def board(self, conn: Connection, guild_id: int, season: str, current: bool, *,
+                    offset: int, limit: int) -> list[Standing]:
+        """A season's board, best first (ties: the lower id first), read in rank order: a
+        page costs its offset, not the board's size (an ended season's two homes each give
+        their best ``offset + limit`` rows through their rank index, then those are merged)."""
+        order = " ORDER BY rating DESC, user_id"
+        columns = "user_id, rating, games, total_games"
+        if current:
+            sql = _each_home(True, columns) + order
+        else:
+            sql = " UNION ALL ".join(
+                f"SELECT * FROM (SELECT {columns} FROM {home} WHERE {_IN_SEASON}{order}"
+                f" LIMIT {int(offset) + int(limit)}) {home}" for home in _HOMES[False]) + order
+        async with conn.execute(f"{sql} LIMIT {int(limit)} OFFSET {int(offset)}",
+                                {"guild": guild_id, "season": season}) as cur:
             rows = await cur.fetchall()
         return [Standing(offset + i + 1, int(u), float(r), int(g), int(t))
                 for i, (u, r, g, t) in enumerate(rows)]
@@ -164,28 +178,43 @@ class RatingStore:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
-    async def rank(self, conn: Connection, guild_id: int, season: str, user_id: int,
-                   rating: float) -> int:
-        """The place on the season's board of a player rated ``rating`` there: those above,
-        counted as two ranges of the rank index (better, then equal with a lower id)."""
+    async def move_buckets(self, conn: Connection, guild_id: int, season: str,
+                           moves: dict[int, int]) -> None:
+        """Players in and out of whole rating points of a season (``{point: +n or -n}``),
+        in the points' order (two games' updates never wait for each other in a circle)."""
+        await conn.executemany(
+            "INSERT INTO rating_buckets (guild_id, season, bucket, players) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, season, bucket) DO UPDATE"
+            " SET players = rating_buckets.players + excluded.players",
+            [(guild_id, season, point, n) for point, n in sorted(moves.items()) if n])
+
+    async def rank(self, conn: Connection, guild_id: int, season: str, current: bool,
+                   user_id: int, rating: float) -> int:
+        """The place on the season's board of a player rated ``rating`` there: the players
+        of the whole points above (:meth:`move_buckets`), then those above within the
+        player's own point, a short range of the rank index (better, or equal with a lower
+        id)."""
+        point = bucket(rating)
         async with conn.execute(
-                _summed("COUNT(*)", " AND rating > :rating") + " + "
-                + _summed("COUNT(*)", " AND rating = :rating AND user_id < :user")[7:],
+                "SELECT (SELECT COALESCE(SUM(players), 0) FROM rating_buckets"
+                f" WHERE {_IN_SEASON} AND bucket > :point) + "
+                + _summed(current, "COUNT(*)", " AND rating > :rating AND rating < :top") + " + "
+                + _summed(current, "COUNT(*)", " AND rating = :rating AND user_id < :user"),
                 {"guild": guild_id, "season": season, "rating": float(rating),
-                 "user": user_id}) as cur:
+                 "point": point, "top": float(point + 1), "user": user_id}) as cur:
             row = await cur.fetchone()
         return (int(row[0]) if row else 0) + 1
 
-    async def standing_on(self, conn: Connection, guild_id: int, season: str, user_id: int
-                          ) -> Standing | None:
+    async def standing_on(self, conn: Connection, guild_id: int, season: str, current: bool,
+                          user_id: int) -> Standing | None:
         """The player's row on a season's board, ranked (None: not on it)."""
         async with conn.execute(
-                _each_home("rating, games, total_games", " AND user_id = :user"),
+                _each_home(current, "rating, games, total_games", " AND user_id = :user"),
                 {"guild": guild_id, "season": season, "user": user_id}) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        rank = await self.rank(conn, guild_id, season, user_id, float(row[0]))
+        rank = await self.rank(conn, guild_id, season, current, user_id, float(row[0]))
         return Standing(rank, user_id, float(row[0]), int(row[1]), int(row[2]))
 
     async def seasons(self, conn: Connection, guild_id: int) -> list[str]:
@@ -206,7 +235,15 @@ class RatingStore:
         return [_change(row) for row in reversed(rows)]
 
     async def forget(self, conn: Connection, user_id: int) -> int:
-        """Delete a player's ratings, standings and changes (``/mastermind forget-me``)."""
+        """Delete a player's ratings, standings and changes (``/mastermind forget-me``),
+        taking them off the boards' sizes and rating points."""
+        for home in ("ratings", "season_standings"):
+            async with conn.execute(f"SELECT guild_id, season, rating FROM {home}"
+                                    " WHERE user_id = ?", (user_id,)) as cur:
+                for guild, season, rating in await cur.fetchall():
+                    await self.move_buckets(conn, int(guild), str(season),
+                                            {bucket(float(rating)): -1})
+                    await self.entered(conn, int(guild), str(season), -1)
         total = 0
         for table, column in (("ratings", "user_id"), ("season_standings", "user_id"),
                               ("rating_changes", "user_id"), ("rating_pairs", "user_a"),

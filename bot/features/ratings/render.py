@@ -12,6 +12,7 @@ from i18n import tr, trn
 from i18n.numbers import number
 
 from ...ui.messages import mention, player_name, says
+from ..stats.render import MEDALS, NAME_WIDTH
 from . import model
 from .errors import RatingsPerServer, UnknownSeason
 from .service import Board, PlayerCard, RatingChange, RatingOutcome, WhyNot
@@ -80,9 +81,6 @@ def season_name(season: str) -> str:
 
 
 # ---- the rating board (/leaderboard mode:rating) ------------------------------------------
-MEDALS = {1: "\N{FIRST PLACE MEDAL}", 2: "\N{SECOND PLACE MEDAL}", 3: "\N{THIRD PLACE MEDAL}"}
-#: Longest name shown on a board line.
-NAME_WIDTH = 24
 
 
 def _rank(rank: int) -> str:

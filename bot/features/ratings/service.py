@@ -19,6 +19,7 @@ left to drop, the players who have no such opponent); the rated players' pairs a
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -28,7 +29,7 @@ from ...core.clock import Clock, system_clock
 from ...core.enums import RatedKind, Seasons
 from ...core.ratings import PlayerRating, Standing, StoredChange
 from ...store import Connection, Database, GameStore
-from ...store.ratings import RatingStore
+from ...store.ratings import RatingStore, bucket
 from . import model
 from .errors import UnknownSeason
 
@@ -227,9 +228,14 @@ class RatingService:
                  for p in placements]
         after = model.MODEL.rate(teams, ranks=[float(p.place) for p in placements])
         saved, changes = [], {}
+        moves: Counter[int] = Counter()  # players in and out of whole rating points
         for p, (new,) in zip(placements, after, strict=True):
             was = start[p.user_id]
             shown = model.shown(new)
+            old = players.get(p.user_id)
+            if old is not None and old.season == season:
+                moves[bucket(old.rating)] -= 1
+            moves[bucket(shown)] += 1
             player = replace(was, mu=float(new.mu), sigma=float(new.sigma), rating=shown,
                              games=was.games + 1, total_games=was.total_games + 1,
                              best=max(was.best, shown), updated_at=now)
@@ -239,6 +245,7 @@ class RatingService:
                 was.rating if p.user_id in players else None, shown,
                 player.total_games < model.PROVISIONAL_GAMES, None, now)
         await self.store.save(conn, saved)
+        await self.store.move_buckets(conn, guild, season, moves)
         await self.store.entered(conn, guild, season, entering)
         return changes
 
@@ -280,12 +287,14 @@ class RatingService:
         total = await self.store.size(conn, guild_id, season)
         pages = max(1, -(-total // size))
         page = min(max(page, 0), pages - 1)
-        rows = await self.store.board(conn, guild_id, season, offset=page * size, limit=size)
+        now = season == current
+        rows = await self.store.board(conn, guild_id, season, now, offset=page * size,
+                                      limit=size)
         viewer = next((r for r in rows if r.user_id == viewer_id), None)
         if viewer is None:
-            viewer = await self.store.standing_on(conn, guild_id, season, viewer_id)
+            viewer = await self.store.standing_on(conn, guild_id, season, now, viewer_id)
         names = await GameStore().player_names(conn, [r.user_id for r in rows])
-        return Board(season, season == current, tuple(rows), total, page, pages, names, viewer)
+        return Board(season, now, tuple(rows), total, page, pages, names, viewer)
 
     async def seasons_played(self, guild_id: int) -> list[str]:
         return await self.store.seasons(await self.db.reader(), guild_id)
@@ -298,7 +307,7 @@ class RatingService:
             return None
         season = self.season(guild_id)
         current = player.season == season
-        rank = (await self.store.rank(conn, guild_id, season, user_id, player.rating)
+        rank = (await self.store.rank(conn, guild_id, season, True, user_id, player.rating)
                 if current else None)
         total = await self.store.size(conn, guild_id, season) if current else 0
         history = await self.store.history(conn, guild_id, user_id, HISTORY_GAMES)
