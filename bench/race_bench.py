@@ -1,11 +1,12 @@
 """A race of 25 in numbers: how fast each racer's move is answered: run by hand.
 
-    .venv/bin/python bench/race_bench.py [--racers 25] [--races 3] [--guesses 8]
+    .venv/bin/python bench/race_bench.py [--racers 25] [--races 3] [--guesses 8] [--think 4]
 
 One real MastermindBot (SQLite file) through discord.py's own dispatch and the test suite's
 fake Discord, in this process: a player opens ``/race``, the others press Join, the starter
-presses Start; then every racer types ``/guess`` at once, move after move (all racers'
-moves in flight together), until each has broken the code or used its ``--guesses``
+presses Start; then every racer types ``/guess``, move after move, thinking a random
+0-2x ``--think`` seconds before each (a person racing; ``--think 0``: every racer's moves in
+flight at once, the worst burst), until each has broken the code or used its ``--guesses``
 guesses (the race's limit).
 A move's time runs from the interaction's dispatch to the bot's answer (the racer's own
 board); the standings board's edits go through the REST budget meanwhile, and the race's
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import random
 import sqlite3
 import statistics
 import sys
@@ -43,7 +45,7 @@ def codes(secret: str):
 
 
 async def one_race(fake: FakeDiscord, bot: MastermindBot, db: Path, racers: int,
-                   guesses: int, number: int) -> tuple[list[float], float]:
+                   guesses: int, number: int, think: float) -> tuple[list[float], float]:
     guild = fake.guild(f"Race {number}")
     channel = next(iter(guild.channels.values()))
     people = [fake.member(guild, fake.user(f"r{number}_{n}")) for n in range(racers)]
@@ -59,7 +61,9 @@ async def one_race(fake: FakeDiscord, bot: MastermindBot, db: Path, racers: int,
     async def play(n: int, person) -> list[float]:
         times = []
         mine = codes(secret)
+        pause = random.Random(n)
         for turn in range(guesses):
+            await asyncio.sleep(pause.uniform(0, 2 * think))
             code = secret if turn == guesses - 1 and n % 2 == 0 else next(mine)
             began = time.perf_counter()
             await fake.slash(bot, "guess", user=person, channel=channel, guild=guild, code=code)
@@ -84,9 +88,10 @@ async def main(args: argparse.Namespace) -> None:
         async with FakeDiscord(timeout=60) as fake:
             bot = MastermindBot(database=db)
             await fake.login(bot)
-            await one_race(fake, bot, db, 4, 2, 0)  # warm-up
+            await one_race(fake, bot, db, 4, 2, 0, 0)  # warm-up
             for number in range(1, args.races + 1):
-                times, wall = await one_race(fake, bot, db, args.racers, args.guesses, number)
+                times, wall = await one_race(fake, bot, db, args.racers, args.guesses, number,
+                                             args.think)
                 cuts = statistics.quantiles(times, n=100)
                 print(f"race {number}: {args.racers} racers, {len(times)} moves in {wall:.2f} s "
                       f"({len(times) / wall:.0f}/s): answer median {statistics.median(times):.1f}"
@@ -99,4 +104,6 @@ if __name__ == "__main__":
     parser.add_argument("--racers", type=int, default=25)
     parser.add_argument("--races", type=int, default=3)
     parser.add_argument("--guesses", type=int, default=8)
+    parser.add_argument("--think", type=float, default=4.0,
+                        help="a racer's mean pause before a move, in seconds (0: a burst)")
     asyncio.run(main(parser.parse_args()))
