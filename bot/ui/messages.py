@@ -52,11 +52,15 @@ def player_name(name: str, limit: int = 40) -> str:
     return escaped.replace("<", "\\<")
 
 
-def board_link(game: GameRecord) -> str:
-    if not game.board_message_id:
+def message_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
+    """A link to a message (empty before it exists): a game's board, a race's standings."""
+    if not message_id:
         return ""
-    return (f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/"
-            f"{game.board_message_id}")
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def board_link(game: GameRecord) -> str:
+    return message_link(game.guild_id, game.channel_id, game.board_message_id)
 
 
 def _capital(text: str) -> str:

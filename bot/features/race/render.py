@@ -11,7 +11,7 @@ from i18n import tr, trc, trn
 from ...core.enums import RacerStatus, RaceStatus
 from ...core.errors import InRace, RaceTimeUp
 from ...core.races import MAX_RACERS, Racer, RaceRecord, ranked
-from ...ui.messages import mention, says
+from ...ui.messages import mention, message_link, says
 from ...ui.pegs import code_line
 from ..ratings.render import change_words
 from ..ratings.service import RatingChange
@@ -42,10 +42,7 @@ def start_label() -> str:
 
 def race_link(race: RaceRecord) -> str:
     """Where the race's standings board is (empty before it is posted)."""
-    if not race.board_message_id:
-        return ""
-    return (f"https://discord.com/channels/{race.guild_id or '@me'}/{race.channel_id}/"
-            f"{race.board_message_id}")
+    return message_link(race.guild_id, race.channel_id, race.board_message_id)
 
 
 def _title(race: RaceRecord) -> str:
