@@ -94,6 +94,7 @@ FEATURES = (
     "bot.features.stats",
     "bot.features.ratings",
     "bot.features.match",
+    "bot.features.race",
     "bot.features.analysis",
     "bot.features.hints",
     "bot.features.daily",

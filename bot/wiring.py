@@ -1,7 +1,7 @@
 """The bot's services, built in one order with what each consults: the servers' settings
 first, then the ratings (which read the settings' seasons and cap), then the game service
-with their rules and the match's hooks (which rate a match at its end), then the features'
-services on top of it. Every service is built here and nowhere else: the bot
+with their rules and the match's and the race's hooks (which rate them at their end), then
+the features' services on top of it. Every service is built here and nowhere else: the bot
 (``MastermindBot.setup_hook``, which keeps the one :class:`Services` as ``bot.services``)
 and the service-level tests (``tests/service_kit.py``) both take them from here.
 Discord-free: importing this module loads neither discord.py nor any cog
@@ -23,6 +23,8 @@ from .features.hints.service import HintService
 from .features.match.halves import HalfRounds
 from .features.match.service import MatchService
 from .features.puzzle.service import PuzzleService
+from .features.race.rating import rate_with
+from .features.race.service import RaceBoards, RaceService
 from .features.ratings.service import RatingService
 from .features.settings.service import SettingsService
 from .features.stats.service import StatsService
@@ -48,6 +50,7 @@ class Services:
     emoji_use: EmojiUseService
     activity: ActivityGames
     ratings: RatingService
+    races: RaceService
 
 
 async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
@@ -61,8 +64,10 @@ async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
     ratings = RatingService(db, clock=clock, seasons=settings.seasons,
                             pair_cap=settings.pair_cap)
     halves = HalfRounds(clock=clock, idle=idle, ratings=ratings)
+    races = RaceBoards(clock=clock, rate=rate_with(ratings))
     games = GameService(db, clock=clock, idle=idle, channel_allowed=settings.check_channel,
-                        end_hooks=[halves.on_game_end], channel_checks=[halves.check_channel])
+                        end_hooks=[halves.on_game_end, races.on_game_end],
+                        channel_checks=[halves.check_channel, races.check_channel])
     daily = DailyService(games)
     breaker = BreakerService(games)
     challenges = ChallengeService(games, solvers, turn_mark)
@@ -75,4 +80,4 @@ async def build_services(db: Database, *, clock: Clock, idle_timeout: float,
         emoji_use=EmojiUseService(db, clock=clock),
         activity=ActivityGames(games=games, breaker=breaker, daily=daily, puzzles=puzzles,
                                challenges=challenges, settings=settings),
-        ratings=ratings)
+        ratings=ratings, races=RaceService(games, races, time_limit=settings.race_seconds))

@@ -12,6 +12,25 @@ class GameKind(StrEnum):
     CHALLENGE = "challenge"
 
 
+class RaceStatus(StrEnum):
+    """A race (``/race``): people join its lobby, then race, until all finish or time is up."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    #: The starter left the lobby: nobody raced.
+    CANCELLED = "cancelled"
+
+
+class RacerStatus(StrEnum):
+    RACING = "racing"
+    SOLVED = "solved"
+    #: Out of guesses, or out of time.
+    UNSOLVED = "unsolved"
+    #: Left the race (the Leave button, or quit the board): a forfeit, ranked last.
+    LEFT = "left"
+
+
 class GameStatus(StrEnum):
     ACTIVE = "active"
     WON = "won"

@@ -102,3 +102,11 @@ class UnknownStrategy(UserError):
         self.name = name
 
 
+
+
+class RaceTimeUp(NoPrivateGame):
+    """A racer's board whose race ran out of time (``abandoned``: the board, ended)."""
+
+
+class InRace(PrivateGameRunning):
+    """The player's private board is a race's (``game``): no other private game meanwhile."""

@@ -74,6 +74,10 @@ class GameRecord:
     #: A private game: only its player (``started_by``) sees and plays it, wherever they are;
     #: ``channel_id`` is where it started. One per player; a channel's own game is unaffected.
     private: bool = False
+    #: A racer's board in a race (``/race``): a private breaker game that ends at the
+    #: race's ``deadline`` (a time, like ``ended_at``), whether or not its player moves.
+    race_id: int | None = None
+    deadline: float | None = None
     #: A breaker game's guesses, or a challenge's standing replies, in turn order.
     guesses: tuple[GuessRecord, ...] = field(default=())
     replies: tuple[ReplyRecord, ...] = field(default=())
@@ -116,6 +120,8 @@ class NewGame:
     match_half: int | None = None
     setter_id: int | None = None
     private: bool = False
+    race_id: int | None = None
+    deadline: float | None = None
     action_id: int | None = None
 
 

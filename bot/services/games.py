@@ -14,10 +14,12 @@ from ..core.config import DEFAULT_IDLE_HOURS
 from ..core.enums import GameStatus, Which
 from ..core.errors import (
     GameAlreadyRunning,
+    InRace,
     NoGameRunning,
     NoPrivateGame,
     NotYourGame,
     PrivateGameRunning,
+    RaceTimeUp,
     UserError,
 )
 from ..core.records import GameEnding, GameRecord, NewGame
@@ -96,12 +98,22 @@ class GameService:
         return self.idle.seconds(guild_id)
 
     def is_idle(self, game: GameRecord, now: float) -> bool:
+        """Gone without a move too long, or (a racer's board) past its race's deadline."""
+        if game.deadline is not None:
+            return game.active and now >= game.deadline
         return game.active and now - game.updated_at > self.idle_for(game.guild_id)
 
     def no_game(self, abandoned: GameRecord | None = None, *, private: bool = False
                 ) -> NoGameRunning:
         timeout = self.idle_for(abandoned.guild_id) if abandoned else self.idle_timeout
+        if abandoned is not None and abandoned.race_id is not None:
+            return RaceTimeUp(abandoned, timeout)
         return (NoPrivateGame if private else NoGameRunning)(abandoned, timeout)
+
+    @staticmethod
+    def running_private(game: GameRecord) -> PrivateGameRunning:
+        """The refusal of a second private game: ``game`` is the player's (a race's board)."""
+        return (InRace if game.race_id is not None else PrivateGameRunning)(game)
 
     # ---- inside a write transaction -------------------------------------------------------
     async def end(self, conn: Connection, game: GameRecord, ending: GameEnding, *,
@@ -156,7 +168,9 @@ class GameService:
     ) -> tuple[GameRecord | None, GameRecord | None]:
         now = self.clock()
         if game is not None and self.is_idle(game, now):
-            return None, await self.end(conn, game, GameEnding(GameStatus.ABANDONED), now=now)
+            # a racer's board out of time is unsolved (lost), not abandoned
+            status = GameStatus.ABANDONED if game.deadline is None else GameStatus.LOST
+            return None, await self.end(conn, game, GameEnding(status), now=now)
         return game, None
 
     # ---- whole actions --------------------------------------------------------------------
@@ -172,7 +186,7 @@ class GameService:
             if new.private:
                 running, abandoned = await self.load_private(conn, new.started_by)
                 if running is not None:
-                    raise PrivateGameRunning(running)
+                    raise self.running_private(running)
             else:
                 running, abandoned = await self.load_active(conn, new.channel_id)
                 if running is not None:
@@ -207,7 +221,7 @@ class GameService:
         """Refuse at once when the player has a private game running."""
         game = await self.store.active_private(await self.db.reader(), user_id)
         if game is not None and not self.is_idle(game, self.clock()):
-            raise PrivateGameRunning(game)
+            raise self.running_private(game)
 
     async def private_meant(
         self, *, channel_id: int, user_id: int, which: Which = Which.AUTO,

@@ -154,6 +154,11 @@ class GameStore:
             locks.found(conn, key, locks.of_game(game))
         return game
 
+    async def racer_board(self, conn: Connection, game_id: int) -> GameRecord | None:
+        """A racer's board, read under its race's channel key, which the caller holds
+        already (a board locks as its race's channel: :func:`.locks.own_player`)."""
+        return await self._one(conn, "id = ? AND race_id IS NOT NULL", (game_id,))
+
     async def latest_in_channel(
         self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
@@ -215,7 +220,7 @@ class GameStore:
 
     async def create(self, conn: Connection, new: NewGame, *, now: float) -> GameRecord:
         """Insert the game ``new`` describes, running from ``now``; one statement."""
-        await locks.hold(conn, locks.private(new.started_by) if new.private
+        await locks.hold(conn, locks.private(new.started_by) if locks.own_player(new)
                          else locks.channel(new.channel_id))
         values = {**_columns(new, _OPENED_BY), "status": GameStatus.ACTIVE.value,
                   "created_at": now, "updated_at": now}

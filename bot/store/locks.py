@@ -23,12 +23,14 @@ anything else.
 
 A private game is its player's, not its channel's (the channel's one running game is the
 shared one): its writes hold the player's ``private`` key. A match and its half-rounds'
-games are in its channel: holding that channel covers them. What spans channels holds with
-constraints instead: one running game and one running match per channel (partial unique
-indexes, re-read under the channel's key), one private game per player (a partial unique
-index, under the player's key), one daily play per player and day (its primary key, under
-the player's key), leaderboard totals and the daily tally (``ON CONFLICT`` upserts written
-in key order), exactly once (the ``*_once`` keys).
+games are in its channel: holding that channel covers them, and so does a race with its
+racers' boards (private games locked as the race's channel, not their players'). What
+spans channels holds with constraints instead: one running game and one running match per
+channel (partial unique indexes, re-read under the channel's key), one private game per
+player (a partial unique index, under the player's key, or a racer's board's channel), one
+daily play per player and day (its primary key, under the player's key), leaderboard
+totals and the daily tally (``ON CONFLICT`` upserts written in key order), exactly once
+(the ``*_once`` keys).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ from .transaction import PgTransaction
 
 if TYPE_CHECKING:
     from ..core.matches import MatchRecord
-    from ..core.records import GameRecord
+    from ..core.races import RaceRecord
+    from ..core.records import GameRecord, NewGame
 
 
 #: Ranks, in the order keys are taken (see the module's doc). A player's rating in a server
@@ -79,7 +82,8 @@ def _hashed(scope: str, value_sql: str) -> str:
 
 
 #: A game row's own lock, as SQL over its columns: its player's if private, else its channel's.
-_GAME_LOCK = (f"CASE WHEN g.private = 1 THEN {_hashed('private', 'g.started_by')}"
+_GAME_LOCK = (f"CASE WHEN g.private = 1 AND g.race_id IS NULL"
+              f" THEN {_hashed('private', 'g.started_by')}"
               f" ELSE {_hashed('channel', 'g.channel_id')} END")
 
 
@@ -112,11 +116,30 @@ def rating(guild_id: int, user_id: int) -> Key:
 
 def of_game(game: GameRecord) -> Key:
     """A game as read, known without a lookup: its player's private key, or its channel
-    (also its match's: a match's games are in its channel)."""
+    (also its match's or its race's: their games are in their channel)."""
     also = (f"game:{int(game.id)}",) + (
-        (f"match:{int(game.match_id)}",) if game.match_id is not None else ())
-    own = private(game.started_by) if game.private else channel(game.channel_id)
+        (f"match:{int(game.match_id)}",) if game.match_id is not None else ()) + (
+        (f"race:{int(game.race_id)}",) if game.race_id is not None else ())
+    own = private(game.started_by) if own_player(game) else channel(game.channel_id)
     return Key(own.rank, own.name, own.sql, also)
+
+
+def own_player(game: GameRecord | NewGame) -> bool:
+    """Is the game its player's alone (a private game), rather than its channel's? A
+    racer's board is private but in its race's channel: the race's end writes every board
+    of the race, so they all lock as the channel does."""
+    return game.private and game.race_id is None
+
+
+def of_race(race: RaceRecord) -> Key:
+    own = channel(race.channel_id)
+    return Key(CHANNEL, own.name, own.sql, (f"race:{int(race.id)}",))
+
+
+def race(race_id: int) -> Key:
+    """The channel of a race (its racers' boards lock as that channel)."""
+    return Key(CHANNEL, f"race:{int(race_id)}", _hashed(
+        "channel", f"SELECT channel_id FROM races WHERE id = {int(race_id)}"), lookup=True)
 
 
 def of_match(match: MatchRecord) -> Key:

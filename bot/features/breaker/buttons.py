@@ -69,9 +69,12 @@ def guess_button(game: GameRecord) -> discord.ui.Item:
 
 def board_view(game: GameRecord) -> discord.ui.View | None:
     """A breaker board's buttons: Guess while the game runs; once over, Analyse and (unless
-    a match continues) Play again. Labelled in the language being spoken (the board's)."""
-    if not game.active:
-        return play_again_view(game, analyse_view(game))
+    a match continues) Play again, a race's board none. Labelled in the language being spoken
+    (the board's)."""
+    if not game.active:  # a race's board: nothing that shows the code before the race ends
+        return None if game.race_id is not None else play_again_view(game, analyse_view(game))
     view = discord.ui.View(timeout=None)
     view.add_item(guess_button(game))
-    return view if game.match_id is not None else launch.add_to(view)  # matches: chat only
+    if game.match_id is not None or game.race_id is not None:  # chat only
+        return view
+    return launch.add_to(view)

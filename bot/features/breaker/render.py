@@ -97,6 +97,8 @@ def board_embed(game: GameRecord, *, note: str | None = None,
 
 def game_label(game: GameRecord) -> str:
     """``Game #12``, or ``Private game #12``: the one only its player sees."""
+    if game.race_id is not None:
+        return tr("Race #{id}", id=game.race_id)
     if game.private:
         return tr("Private game #{id}", id=game.id)
     return tr("Game #{id}", id=game.id)
@@ -117,6 +119,8 @@ def _footer(game: GameRecord) -> str:
 def _guessers(game: GameRecord) -> str:
     """Who may guess: anyone here, but only the breaker of a match's half-round, and never
     the person who set the code."""
+    if game.race_id is not None:
+        return tr("It's your own board in the race, seen by you alone")
     if game.private:
         return tr("It's your private game, seen by you alone")
     if game.match_id is not None:
@@ -146,14 +150,24 @@ def _opening(game: GameRecord) -> str:
     return f"{picked} {how}"
 
 
+def race_still_on(game: GameRecord) -> bool:
+    """A racer's board that ended before the race did (out of guesses, or left): the code
+    stays hidden from them until the race ends for everyone."""
+    return (game.race_id is not None and game.status is not GameStatus.WON
+            and game.deadline is not None and (game.ended_at or 0) < game.deadline)
+
+
 def _headline(game: GameRecord) -> tuple[str, str]:
     n = game.turns_used
     rules = game.rules
     secret = code_line(game.secret) if game.secret else "?"
+    if race_still_on(game):
+        secret = tr("shown in the channel when the race ends")
     match game.status:
         case GameStatus.ACTIVE:
-            title = tr("Your private game: break the code!") if game.private else tr(
-                "Mastermind: break the code!")
+            title = (tr("Race: break the code!") if game.race_id is not None
+                     else tr("Your private game: break the code!") if game.private
+                     else tr("Mastermind: break the code!"))
             return title, _opening(game)
         case GameStatus.WON:
             return trn("Code broken in {count} guess!", "Code broken in {count} guesses!", n), (

@@ -215,7 +215,8 @@ def _ended(state: ChallengeState) -> tuple[str, discord.Colour, list[str]]:
 
 
 def _question(state: ChallengeState, black: int | None) -> str:
-    """What the turn asks, short: the key pegs explained once, in small text."""
+    """What the turn asks, short: the key pegs explained in small text on the first turn
+    only (the buttons show them; a later turn's board fits a 400 px phone screen)."""
     player = mention(state.game.started_by)
     if not two_step(state):
         ask = tr("{player}, how does it score against your code?", player=player)
@@ -225,6 +226,8 @@ def _question(state: ChallengeState, black: int | None) -> str:
     else:
         ask = tr("{player}, **step 2 of 2**: you picked **{black} black**; now how many "
                  "`{white_peg}` white?", player=player, black=black, white_peg=WHITE_PEG)
+    if state.game.replies:  # explained on the first turn (and in help): a turn fits a phone
+        return ask
     return ask + "\n-# " + tr("`{black_peg}` right colour, right place · `{white_peg}` right "
                               "colour, wrong place · or type `/feedback`",
                               black_peg=BLACK_PEG, white_peg=WHITE_PEG)
@@ -240,14 +243,14 @@ def _codes_left(game: GameRecord, left: int) -> str:
 
 def _history(state: ChallengeState, budget: int) -> list[str]:
     """Below the buttons: the replies so far, the colour key, the strategy and the rules
-    (the rules and the strategy's idea on the first board and the finished one only: a
-    turn's board fits a 400 px phone screen, and help has them all)."""
+    (the game's number, the rules and the strategy's idea on the first board and the
+    finished one only: a turn's board fits a 400 px phone screen, and help has them all)."""
     game = state.game
     rules = game.rules
     parts = []
     label = (tr("Private challenge #{id}", id=game.id) if game.private
              else tr("Challenge #{id}", id=game.id))
-    status = [label]
+    status = [label] if not (game.active and game.replies) else []
     if game.active and not game.replies:
         status += [rules.describe(),
                    tr("I play {strategy}", strategy=strategy_line(game.strategy, rules))]
