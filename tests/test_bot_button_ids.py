@@ -111,7 +111,7 @@ async def test_a_prefix_no_registered_button_owns_is_out_of_date(fake_discord, s
     version's, or one a feature gives up) is told out of date, once."""
     bot = await start_bot()
     _LaterButton.clicked.clear()  # run once per database
-    owned = {"mma", "mmb", "mmc", "mmf", "mmh", "mml", "mmm", "mmp", "mmz"}
+    owned = {"mma", "mmb", "mmc", "mmf", "mmh", "mml", "mmm", "mmo", "mmp", "mmz"}
     assert bot.button_prefixes == owned
     for custom_id in ("mmq:1", "mmd:share:1", "mms:x", "mm:1", "mmcc:r:1:1:0:0"):
         told = (await click_old(fake_discord, bot, world, custom_id)).messages[-1]

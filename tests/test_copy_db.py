@@ -147,6 +147,15 @@ async def fill(fake, bot, world, admin, db_path, wall_clock, *, full: bool = Tru
     await slash(fake, bot, world, "guess", code=secret_of(db_path, world.general.id))
     await answer_the_bot(fake, bot, db_path, world.alice, "3632")
     assert rows(db_path, "SELECT status FROM matches") == [("finished",)]
+    # Rated matches between people (each forfeited), a season apart: ratings, their changes
+    # and counts, and the first season's final standings.
+    for quitter in (world.alice, world.bob):
+        invited = await slash(fake, bot, world, "match", rounds=1,
+                              options={"opponent": world.bob})
+        match_id = invited.message.custom_ids[0].split(":")[2]
+        await fake.click(bot, invited.message, f"mmm:accept:{match_id}", user=world.bob)
+        await slash(fake, bot, world, "mastermind quit", user=quitter)
+        wall_clock.advance(31 * 86400)
     # The daily code, and a game left running in #other.
     (seed,), = rows(db_path, "SELECT value FROM bot_settings WHERE name = 'daily_seed'")
     day = dt.datetime.fromtimestamp(wall_clock.now, tz=dt.UTC).date().isoformat()
