@@ -156,6 +156,14 @@ async def fill(fake, bot, world, admin, db_path, wall_clock, *, full: bool = Tru
         await fake.click(bot, invited.message, f"mmm:accept:{match_id}", user=world.bob)
         await slash(fake, bot, world, "mastermind quit", user=quitter)
         wall_clock.advance(31 * 86400)
+    # A race: bob leaves it (ranked last), alice breaks the code: races and racers, rated.
+    opened = await slash(fake, bot, world, "race")
+    (race_id, race_secret), = rows(db_path, "SELECT id, secret FROM races")
+    await fake.click(bot, opened.message, f"mmr:join:{race_id}", user=world.bob)
+    await fake.click(bot, opened.message, f"mmr:start:{race_id}", user=world.alice)
+    await fake.click(bot, opened.message, f"mmr:leave:{race_id}", user=world.bob)
+    await slash(fake, bot, world, "guess", code=race_secret)
+    assert rows(db_path, "SELECT status FROM races") == [("finished",)]
     # The daily code, and a game left running in #other.
     (seed,), = rows(db_path, "SELECT value FROM bot_settings WHERE name = 'daily_seed'")
     day = dt.datetime.fromtimestamp(wall_clock.now, tz=dt.UTC).date().isoformat()
