@@ -172,7 +172,9 @@ class RatingService:
 
     # ---- rating (inside the caller's transaction) -------------------------------------------
     async def rate(self, conn: Connection, game: RatedGame, now: float) -> RatingOutcome:
-        """Rate ``game`` in the caller's write transaction that ends it (``conn``)."""
+        """Rate ``game`` in the caller's write transaction that ends it (``conn``), as its
+        last step: it takes the players' rating locks, ranked above every other key
+        (bot/store/locks.py). A game rated already answers with the changes stored then."""
         ids = [p.user_id for p in game.placements]
         if len(set(ids)) != len(ids):
             raise ValueError(f"a player placed twice in {game.kind} {game.source_id}")
