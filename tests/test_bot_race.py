@@ -11,6 +11,7 @@ import dbtools
 import pytest
 from conftest import without_drawn_pegs
 from openskill.models import PlackettLuce
+from picking import play
 
 from bot.features.race.cog import RaceCog
 from bot.features.ratings import model
@@ -123,8 +124,10 @@ async def test_a_two_player_race_played_to_the_end(fake_discord, start_bot, worl
 
     mine = await fake_discord.click(bot, board, f"mmr:board:{race['id']}", user=bob)
     assert mine.ephemeral and mine.embed["title"] == "Race: break the code!"
-    missed = await guess(fake_discord, bot, world, bob, miss(secret))
-    assert missed.ephemeral  # a racer's board is theirs alone
+    tapped, _, _ = await play(fake_discord, bot, mine.message, miss(secret), bob)  # the picker
+    assert tapped.ephemeral  # a racer's board is theirs alone
+    assert rows(db_path, "SELECT COUNT(*) FROM guesses g JOIN games ON games.id = g.game_id"
+                         " WHERE games.race_id = ?", (race["id"],)) == [(1,)]
     solved = await guess(fake_discord, bot, world, alice, secret)
     assert solved.ephemeral
     def standings() -> str:
