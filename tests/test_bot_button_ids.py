@@ -47,6 +47,9 @@ def forged_ids(gid: int, match_id: int, alice: int, guild: int, turn: int) -> li
         f"mml:breaker:{guild}:all:4x6:{HUGE}:next", f"mml:breaker:{HUGE}:all:4x6:0:next",
         f"mmb:again:{gid}:1", "mmb:again", f"mmb:again:{HUGE}",
         f"mma:g:{gid}:1", "mma:g", f"mma:g:{HUGE}", "mma:d:2026-01-01:1", "mma:d",
+        # a race's join, start, board and leave
+        "mmr:join:1:2", "mmr:join", f"mmr:start:{HUGE}", "mmr:board:0", "mmr:leave:x",
+        "mmr:fly:1",
     ]
 
 
@@ -111,7 +114,7 @@ async def test_a_prefix_no_registered_button_owns_is_out_of_date(fake_discord, s
     version's, or one a feature gives up) is told out of date, once."""
     bot = await start_bot()
     _LaterButton.clicked.clear()  # run once per database
-    owned = {"mma", "mmb", "mmc", "mmf", "mmh", "mml", "mmm", "mmo", "mmp", "mmz"}
+    owned = {"mma", "mmb", "mmc", "mmf", "mmh", "mml", "mmm", "mmo", "mmp", "mmr", "mmz"}
     assert bot.button_prefixes == owned
     for custom_id in ("mmq:1", "mmd:share:1", "mms:x", "mm:1", "mmcc:r:1:1:0:0"):
         told = (await click_old(fake_discord, bot, world, custom_id)).messages[-1]

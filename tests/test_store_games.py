@@ -16,15 +16,15 @@ EVERYTHING = NewGame(
     GameKind.CHALLENGE, guild_id=5, channel_id=6, started_by=7,
     rules=Rules(5, 8, 12, False), secret=code_from_digits("12345"), strategy="entropy",
     seed=99, pending_guess=code_from_digits("54321"), codes_left=321, turn_opened_by=8,
-    match_id=None, match_half=1, setter_id=9, private=True, action_id=10,
+    match_id=None, match_half=1, setter_id=9, private=True, deadline=2000.0, action_id=10,
 )
 
 
-def test_the_example_sets_every_field_but_the_match():
+def test_the_example_sets_every_field_but_the_match_and_the_race():
     defaults = NewGame(GameKind.BREAKER, None, 0, 0, Rules(4, 6, 10, True))
     unset = {f.name for f in fields(NewGame)
              if getattr(EVERYTHING, f.name) == getattr(defaults, f.name)}
-    assert unset == {"match_id"}  # a match id must name a stored match
+    assert unset == {"match_id", "race_id"}  # each must name a stored match, or race
 
 
 async def test_every_field_of_a_new_game_is_stored_and_read_back(db):
