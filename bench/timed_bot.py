@@ -20,7 +20,9 @@ before per-channel locks), ``old-swap`` (the live board's swap as a read-then-wr
 transaction of its own, as before migration 014; with ``global-lock`` it holds the whole
 database too). ``global-lock,old-swap`` is the design this bench measured at 132
 interactions a second. ``lazy-pool``: the pools open one connection at start and the rest
-as writes need them (as before they opened at full size).
+as writes need them (as before they opened at full size). ``reset-query``: a connection
+goes back to its pool after asyncpg's reset query, one more round trip (as before).
+Any other name (``timed``) changes nothing: the same bot, timed, to compare against.
 """
 
 from __future__ import annotations
@@ -138,6 +140,16 @@ def _variant(names: set[str]) -> None:
         PgTransaction.per_key = False
     if "old-swap" in names:
         GameStore.swap_board = _old_swap  # type: ignore[method-assign]
+    if "reset-query" in names:  # asyncpg's reset query on every release, as before
+        import asyncpg
+
+        without_round_trip = asyncpg.create_pool
+
+        def resetting_pool(*args: Any, **kwargs: Any) -> Any:
+            kwargs.pop("reset", None)
+            return without_round_trip(*args, **kwargs)
+
+        asyncpg.create_pool = resetting_pool
     if "lazy-pool" in names:
         import asyncpg
 
