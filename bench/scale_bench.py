@@ -191,7 +191,7 @@ def profile_report(paths: list[Path]) -> str:
     for name, values in sorted(phases.items()):
         if not values:
             continue
-        if name.endswith("per process"):  # CPU seconds over each bot's life
+        if name.endswith(("per process", "per collection")):  # counts, one per event
             lines.append(f"        {name:<48} {', '.join(f'{v:.1f}' for v in values)}")
             continue
         if name.endswith("per transaction"):

@@ -10,9 +10,10 @@ database's), the statements inside, ``COMMIT``; and how many statements (round t
 write and the reads made.
 With ``BENCH_CPROFILE=path`` the whole process also runs under cProfile (slower).
 
-It also records what holds the event loop: how late a 10 ms timer fires (the loop's lag),
-each callback that runs 5 ms or more (by the task or function it ran), each garbage
-collection's pause by generation, and the process's user and system CPU seconds.
+It also records what holds the event loop from the first interaction on: how late a 10 ms
+timer fires (the loop's lag), each callback that runs 5 ms or more (by the task or
+function it ran), each garbage collection's pause by generation; and the process's user
+and system CPU seconds.
 
 ``BENCH_VARIANT`` tries a change to the PostgreSQL store without editing it, to compare
 designs in one run: ``global-lock`` (every write transaction holds the whole database, as
@@ -22,6 +23,7 @@ database too). ``global-lock,old-swap`` is the design this bench measured at 132
 interactions a second. ``lazy-pool``: the pools open one connection at start and the rest
 as writes need them (as before they opened at full size). ``reset-query``: a connection
 goes back to its pool after asyncpg's reset query, one more round trip (as before).
+``unfrozen``: start-up's objects stay in the garbage collector's reach (as before).
 Any other name (``timed``) changes nothing: the same bot, timed, to compare against.
 """
 
@@ -114,11 +116,7 @@ def _wrap_statements() -> None:
         finally:
             name = "whole database" if keys is None else "keys"
             phases[f"write: pool + BEGIN + locks ({name})"].append(time.perf_counter() - begin)
-            if keys is None:  # who holds every other write up meanwhile
-                import traceback
-                where = " < ".join(f"{f.name}" for f in traceback.extract_stack(limit=12)[-9:-2])
-                phases[f"write: whole database from {where}"[:150]].append(
-                    time.perf_counter() - begin)
+
 
     take = PgTransaction._acquire
 
@@ -150,6 +148,10 @@ def _variant(names: set[str]) -> None:
             return without_round_trip(*args, **kwargs)
 
         asyncpg.create_pool = resetting_pool
+    if "unfrozen" in names:  # start-up's objects left to every full collection, as before
+        from bot import app
+
+        app.freeze = lambda **_: 0
     if "lazy-pool" in names:
         import asyncpg
 
@@ -251,6 +253,11 @@ def _time_collections() -> None:
         else:
             phases[f"gc: generation {info['generation']} pause"].append(
                 time.perf_counter() - began[0])
+            if info["generation"] == 2:  # what it walked: everything but the frozen
+                phases["gc: objects a full collection kept, per collection"].append(
+                    len(gc.get_objects()))
+                phases["gc: objects frozen then, per collection"].append(
+                    gc.get_freeze_count())
 
     gc.callbacks.append(collected)
 
@@ -296,6 +303,9 @@ def _time_interactions() -> None:
     parse = ConnectionState.parse_interaction_create
 
     def parse_interaction_create(self: Any, data: Any) -> None:
+        if not received:  # the run begins: what start-up did is not its
+            for name in [n for n in phases if n.startswith(("gc:", "loop:"))]:
+                del phases[name]
         received[str(data["id"])] = time.monotonic()
         parse(self, data)
 
@@ -316,10 +326,10 @@ def main() -> int:
     _wrap_transaction(PostgresDatabase)
     _wrap_transaction(SqliteDatabase)
     _wrap_statements()
+    _time_sends()  # before anything imports bot.app
     variant = {v.strip() for v in os.environ.get("BENCH_VARIANT", "").split(",") if v.strip()}
     if variant:
         _variant(variant)
-    _time_sends()
     _time_callbacks()
     _time_interactions()
     _time_collections()
