@@ -1,7 +1,11 @@
-"""A pooled PostgreSQL connection goes back to its pool without a round trip (asyncpg's
-reset query is not sent), and what that query would undo is never left on it: after reads,
-writes, a board swap and a failed write, the server holds no advisory lock and no
-transaction of the bot, and the next write takes the same keys at once."""
+"""What a move costs in round trips to PostgreSQL, each one a wait for the server and a
+turn of the event loop on the way to the answer (bench/scale_bench.py --profile).
+
+A pooled connection goes back to its pool without a round trip (asyncpg's reset query is
+not sent), and what that query would undo is never left on it: after reads, writes, a
+board swap and a failed write, the server holds no advisory lock and no transaction of the
+bot, and the next write takes the same keys at once. A guess that may mean the player's
+private game or the channel's takes both keys with its ``BEGIN``."""
 
 from __future__ import annotations
 
@@ -9,8 +13,12 @@ import asyncio
 
 import asyncpg
 import pytest
+from service_kit import action
+
+import bot.features.breaker.render  # noqa: F401 (registers the breaker's words)
 
 from bot.store import Database, GameStore, locks
+from engine import Rules
 
 pytestmark = [pytest.mark.postgresql_only]
 
@@ -73,3 +81,16 @@ async def test_a_connection_goes_back_to_its_pool_without_a_reset_query(db: Data
         async with db.transaction() as conn:
             await locks.hold(conn, locks.channel(7))
             await conn.execute("UPDATE games SET updated_at = 2 WHERE id = ?", (game_id,))
+
+
+async def test_a_guess_takes_the_channel_and_the_player_with_its_begin(services):
+    await services.breaker.new_game(guild_id=7, channel_id=100, user_id=1, user_name="alice",
+                                    rules=Rules(4, 6, 10, True), action_id=action())
+    seen: list[str] = []
+    await _log_every_connection(services.db.writes, seen)
+    await services.breaker.guess(channel_id=100, user_id=2, user_name="bob", text="1122",
+                                 action_id=action())
+    locking = [q for q in seen if "pg_advisory_xact_lock(" in q]
+    assert len(locking) == 1 and locking[0].startswith("BEGIN")  # no round trip of its own
+    assert "mastermind:private:' || (2)" in locking[0]
+    assert "mastermind:channel:' || (100)" in locking[0]
