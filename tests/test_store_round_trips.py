@@ -16,7 +16,6 @@ import pytest
 from service_kit import action
 
 import bot.features.breaker.render  # noqa: F401 (registers the breaker's words)
-
 from bot.store import Database, GameStore, locks
 from engine import Rules
 
