@@ -117,7 +117,6 @@ def _wrap_statements() -> None:
             name = "whole database" if keys is None else "keys"
             phases[f"write: pool + BEGIN + locks ({name})"].append(time.perf_counter() - begin)
 
-
     take = PgTransaction._acquire
 
     async def timed_acquire(self: Any) -> Any:
