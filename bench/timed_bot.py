@@ -10,19 +10,29 @@ database's), the statements inside, ``COMMIT``; and how many statements (round t
 write and the reads made.
 With ``BENCH_CPROFILE=path`` the whole process also runs under cProfile (slower).
 
+It also records what holds the event loop from the first interaction on: how late a 10 ms
+timer fires (the loop's lag), each callback that runs 5 ms or more (by the task or
+function it ran), each garbage collection's pause by generation; and the process's user
+and system CPU seconds.
+
 ``BENCH_VARIANT`` tries a change to the PostgreSQL store without editing it, to compare
 designs in one run: ``global-lock`` (every write transaction holds the whole database, as
 before per-channel locks), ``old-swap`` (the live board's swap as a read-then-write
 transaction of its own, as before migration 014; with ``global-lock`` it holds the whole
 database too). ``global-lock,old-swap`` is the design this bench measured at 132
 interactions a second. ``lazy-pool``: the pools open one connection at start and the rest
-as writes need them (as before they opened at full size).
+as writes need them (as before they opened at full size). ``reset-query``: a connection
+goes back to its pool after asyncpg's reset query, one more round trip (as before).
+``unfrozen``: start-up's objects stay in the garbage collector's reach (as before).
+Any other name (``timed``) changes nothing: the same bot, timed, to compare against.
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextvars
+import gc
 import json
 import os
 import sys
@@ -107,6 +117,16 @@ def _wrap_statements() -> None:
             name = "whole database" if keys is None else "keys"
             phases[f"write: pool + BEGIN + locks ({name})"].append(time.perf_counter() - begin)
 
+    take = PgTransaction._acquire
+
+    async def timed_acquire(self: Any) -> Any:
+        begin = time.perf_counter()
+        try:
+            return await take(self)
+        finally:
+            phases["write: a connection of the write pool"].append(time.perf_counter() - begin)
+
+    PgTransaction._acquire = timed_acquire  # type: ignore[method-assign]
     pg_connection.PgConnection._run = timed_run  # type: ignore[method-assign]
     PgTransaction._begin = timed_begin  # type: ignore[method-assign]
 
@@ -117,6 +137,20 @@ def _variant(names: set[str]) -> None:
         PgTransaction.per_key = False
     if "old-swap" in names:
         GameStore.swap_board = _old_swap  # type: ignore[method-assign]
+    if "reset-query" in names:  # asyncpg's reset query on every release, as before
+        import asyncpg
+
+        without_round_trip = asyncpg.create_pool
+
+        def resetting_pool(*args: Any, **kwargs: Any) -> Any:
+            kwargs.pop("reset", None)
+            return without_round_trip(*args, **kwargs)
+
+        asyncpg.create_pool = resetting_pool
+    if "unfrozen" in names:  # start-up's objects left to every full collection, as before
+        from bot import app
+
+        app.freeze = lambda **_: 0
     if "lazy-pool" in names:
         import asyncpg
 
@@ -166,7 +200,10 @@ def _time_sends() -> None:
 
         async def sent(session: Any, context: Any, params: Any) -> None:
             path = params.url.path
-            if "/interactions/" not in path and "/webhooks/" not in path:
+            if "/interactions/" in path:  # /interactions/{id}/{token}/callback: its answer
+                answered.setdefault(path.split("/interactions/")[1].split("/")[0],
+                                    time.monotonic())
+            elif "/webhooks/" not in path:
                 phases[SENT].append(time.monotonic())
 
         config.on_request_start.append(sent)
@@ -175,20 +212,127 @@ def _time_sends() -> None:
     rest_budget.trace = trace  # type: ignore[assignment]
 
 
+#: A callback running this long or longer is recorded by name (it holds every other reply).
+SLOW_CALLBACK = 0.005
+#: Seconds between two lag probes.
+LAG_PERIOD = 0.01
+
+
+def _callback_name(handle: Any) -> str:
+    callback = handle._callback
+    task = getattr(callback, "__self__", None)
+    if isinstance(task, asyncio.Task):
+        coro = task.get_coro()
+        return f"task {task.get_name().split('-')[0]}: {getattr(coro, '__qualname__', coro)}"
+    return getattr(callback, "__qualname__", repr(callback))
+
+
+def _time_callbacks() -> None:
+    """Record every callback of the loop that runs :data:`SLOW_CALLBACK` or longer."""
+    run = asyncio.events.Handle._run
+
+    def timed_run(self: Any) -> None:
+        begin = time.perf_counter()
+        run(self)
+        spent = time.perf_counter() - begin
+        if spent >= SLOW_CALLBACK:
+            phases[f"loop: slow callback {_callback_name(self)}"[:110]].append(spent)
+            phases["loop: every slow callback"].append(spent)
+
+    asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
+
+
+def _time_collections() -> None:
+    """Record each garbage collection's pause, by generation."""
+    began: list[float] = [0.0]
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            phases[f"gc: generation {info['generation']} pause"].append(
+                time.perf_counter() - began[0])
+            if info["generation"] == 2:  # what it walked: everything but the frozen
+                phases["gc: objects a full collection kept, per collection"].append(
+                    len(gc.get_objects()))
+                phases["gc: objects frozen then, per collection"].append(
+                    gc.get_freeze_count())
+
+    gc.callbacks.append(collected)
+
+
+def _probe_lag(loop: asyncio.AbstractEventLoop) -> None:
+    """Every :data:`LAG_PERIOD`, how late the loop ran a timer (what any ready callback
+    waits at that moment)."""
+    due = loop.time() + LAG_PERIOD
+
+    def tick() -> None:
+        nonlocal due
+        now = loop.time()
+        phases["loop: lag of a 10 ms timer"].append(max(0.0, now - due))
+        due = now + LAG_PERIOD
+        loop.call_at(due, tick)
+
+    loop.call_at(due, tick)
+
+
+def _start_probes() -> None:
+    """Start the lag probe once the bot's loop runs (its setup hook is wrapped)."""
+    from bot.app import MastermindBot
+
+    setup = MastermindBot.setup_hook
+
+    async def setup_hook(self: Any) -> None:
+        await setup(self)
+        _probe_lag(asyncio.get_running_loop())
+
+    MastermindBot.setup_hook = setup_hook  # type: ignore[method-assign]
+
+
+#: time.monotonic() (one clock for every process on the machine) when each interaction's
+#: gateway event was handed to discord.py, and when its first answer (a reply or a defer)
+#: began to be sent, by interaction id: the driver splits its reply time with them.
+received: dict[str, float] = {}
+answered: dict[str, float] = {}
+
+
+def _time_interactions() -> None:
+    from discord.state import ConnectionState
+
+    parse = ConnectionState.parse_interaction_create
+
+    def parse_interaction_create(self: Any, data: Any) -> None:
+        if not received:  # the run begins: what start-up did is not its
+            for name in [n for n in phases if n.startswith(("gc:", "loop:"))]:
+                del phases[name]
+        received[str(data["id"])] = time.monotonic()
+        parse(self, data)
+
+    ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore
+
+
 def _dump() -> None:
+    cpu = os.times()
+    phases["cpu: user s per process"].append(cpu.user)
+    phases["cpu: system s per process"].append(cpu.system)
     target = os.environ.get("BENCH_PROFILE")
     if target:
-        Path(target).write_text(json.dumps(phases))
+        Path(target).write_text(json.dumps(
+            {**phases, "received": received, "answered": answered}))
 
 
 def main() -> int:
     _wrap_transaction(PostgresDatabase)
     _wrap_transaction(SqliteDatabase)
     _wrap_statements()
+    _time_sends()  # before anything imports bot.app
     variant = {v.strip() for v in os.environ.get("BENCH_VARIANT", "").split(",") if v.strip()}
     if variant:
         _variant(variant)
-    _time_sends()
+    _time_callbacks()
+    _time_interactions()
+    _time_collections()
+    _start_probes()
     atexit.register(_dump)
     from bot.__main__ import main as bot_main
 

@@ -25,6 +25,7 @@ from .core.errors import StorageUnavailable
 from .core.metrics import Metrics
 from .core.results import utc
 from .features.challenge.solvers import SolverCache, in_thread
+from .gc_tuning import CollectionTimer, freeze
 from .metrics_endpoint import MetricsEndpoint
 from .services.games import DEFAULT_IDLE_TIMEOUT
 from .store import Database, GameStore
@@ -134,6 +135,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         activity_host: str = DEFAULT_ACTIVITY_HOST,
         client_secret: str | None = None,
         peg_refresh: float = PEG_REFRESH,
+        freeze_after_start: bool = False,
     ):
         # The bot has no voice features: don't warn about voice libraries on every start.
         discord.VoiceClient.warn_nacl = False
@@ -179,6 +181,12 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         self._peg_refresher: asyncio.Task[None] | None = None
         self._metrics_endpoint = (MetricsEndpoint(metrics_port, self.metrics_page)
                                   if metrics_port is not None else None)
+        #: Freeze start-up's objects (:mod:`bot.gc_tuning`): the process's own bot does;
+        #: tests, which start many bots in one process, don't. How many are frozen, once
+        #: set up and once ready (0: not yet).
+        self.freeze_after_start = freeze_after_start
+        self.frozen_at_setup = self.frozen_at_ready = 0
+        self._collections = CollectionTimer(self.metrics.gc_paused)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register buttons (a feature's cog does, as it loads), and answer a click on any
@@ -230,9 +238,11 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             activity_port=settings.activity_port,
             activity_host=settings.activity_host,
             client_secret=settings.client_secret,
+            freeze_after_start=True,
         )
 
     async def setup_hook(self) -> None:
+        self._collections.install()
         self._db = self.db = await Database.open(self.database,
                                                  lock_waited=self.metrics.db_waited)
         log.info("serving %s from database %s at schema version %s", self.serving(),
@@ -251,6 +261,8 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         await self.sync_commands()
         await self.install_pegs()
         self._peg_refresher = asyncio.create_task(self._refresh_pegs(), name="pegs-refresh")
+        if self.freeze_after_start:  # before connecting: no reply waits for the collection
+            self.frozen_at_setup = freeze(collect_first=True)
 
     async def install_pegs(self) -> None:
         """Boards show the drawn pegs as application emoji (uploading those Discord lacks),
@@ -314,6 +326,14 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
             log.warning("metrics: games running not read from the database (%s)",
                         exc or type(exc).__name__)
             return None
+
+    async def on_ready(self) -> None:
+        """Every shard is ready: what start-up made (the servers' cache too) is frozen, once,
+        without a collection (interactions may be coming in)."""
+        if self.freeze_after_start and not self.frozen_at_ready:
+            self.frozen_at_ready = freeze(collect_first=False)
+            log.info("garbage collector: %d objects of start-up frozen (%d after set-up)",
+                     self.frozen_at_ready, self.frozen_at_setup)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.interaction_order.seen(interaction.id)
@@ -380,6 +400,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         finally:
             if self.peg_sync is not None:
                 pegs.reset()
+            self._collections.remove()
             if self._metrics_endpoint is not None:
                 await self._metrics_endpoint.stop()
             if self._db is not None:

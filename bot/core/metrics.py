@@ -27,6 +27,8 @@ REPLY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 #: The challenge solver's thinking, from a millisecond (4x6) to seconds (8x9).
 SOLVER_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+#: A garbage collection's pause: under a millisecond young, tens of ms for a full one.
+GC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5)
 #: Failures that were not the player's doing (see :meth:`Metrics.error`).
 ERROR_KINDS = ("bug", "discord", "expired", "storage")
 #: Distinct command or button names kept per kind; more are counted as ``other`` (a forged
@@ -108,6 +110,10 @@ class Metrics:
             "mastermind_db_lock_wait_seconds", "Time a write transaction waited before it "
             "held what it writes (PostgreSQL: a connection and its locks; SQLite: the file).",
             buckets=WAIT_BUCKETS, registry=registry)
+        self._gc = Histogram(
+            "mastermind_gc_pause_seconds", "Time each garbage collection stopped this "
+            "process (its event loop and every reply), by generation (2: a full one).",
+            ["generation"], buckets=GC_BUCKETS, registry=registry)
         self._solver = Histogram(
             "mastermind_solver_seconds", "The challenge solver's thinking per call, by board "
             "size (pegs x colours).", ["size"], buckets=SOLVER_BUCKETS, registry=registry)
@@ -155,9 +161,12 @@ class Metrics:
     def cosmetic(self, outcome: str) -> None:
         self._cosmetic.labels(outcome).inc()
 
-    # ---- the database and the solver ---------------------------------------------------------
+    # ---- the database, the garbage collector and the solver ----------------------------------
     def db_waited(self, seconds: float) -> None:
         self._db_waits.observe(seconds)
+
+    def gc_paused(self, generation: int, seconds: float) -> None:
+        self._gc.labels(str(generation)).observe(seconds)
 
     def solver_took(self, size: str, seconds: float) -> None:
         self._solver.labels(self._name("size", size)).observe(seconds)

@@ -150,6 +150,8 @@ class GameService:
         :meth:`private_meant`), like :meth:`load_active`: ``(running game or None, game just
         abandoned or None, whether the player's private game was meant)``. Chosen under the
         write lock, so moves keep their order whichever game they land on."""
+        if which is Which.AUTO:  # both games are read in nearly every case
+            await self.store.hold_both(conn, channel_id, user_id)
         if which is not Which.CHANNEL:
             private = await self.store.active_private(conn, user_id)
             if private is None and which is Which.PRIVATE:

@@ -127,6 +127,12 @@ class GameStore:
             return game.with_changes(replies=tuple(await self.replies.standing(conn, game.id)))
         return game.with_changes(guesses=tuple(await self._guesses(conn, game.id)))
 
+    async def hold_both(self, conn: Connection, channel_id: int, user_id: int) -> None:
+        """Hold the player's private game and the channel's game in one round trip (a move
+        that may mean either reads both, each under its key: apart, the channel's key
+        cost one more round trip before the move's first read)."""
+        await locks.hold(conn, locks.private(user_id), locks.channel(channel_id))
+
     async def active_in_channel(
         self, conn: Connection, channel_id: int
     ) -> GameRecord | None:
