@@ -20,9 +20,8 @@ IDENTIFY_INTERVAL = 5.0
 
 
 class IdentifyPacing:
-    """When each bucket last identified, in this process (another process's shards are
-    another app instance's: ``SHARD_IDS`` split between processes are started one after
-    another, docs/operating.md)."""
+    """When each of this process's shards last identified (other processes pace their own:
+    docs/operating.md says to start them 5 s apart where ``max_concurrency`` is 1)."""
 
     def __init__(self, gateway: Callable[[], Awaitable[tuple[int, str, Any]]],
                  clock: Callable[[], float] = time.monotonic) -> None:
