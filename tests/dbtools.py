@@ -151,9 +151,10 @@ def connect(target: str | Path, **kwargs: Any) -> Any:
 
 #: Settings turned off on the tests' server. Its data is thrown away with it and no test
 #: crashes it (a killed bot is a client: what it committed is seen by every other session
-#: either way), so it need not wait for the disk: with them on, every commit waited for its
-#: WAL to be flushed, and each worker's server stop for a checkpoint written to the disk the
-#: four workers share (9.5 s at load 9).
+#: either way), so it need not wait for the disk: with them on, CREATE DATABASE, the
+#: migrations, the tests' own connections' commits (the bot's commit without waiting:
+#: bot/store/postgres.py) and each worker's server stop (a checkpoint: 9.5 s at load 9) waited
+#: for the disk the four workers share.
 NOT_DURABLE = ("fsync", "synchronous_commit", "full_page_writes")
 
 
