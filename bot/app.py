@@ -26,6 +26,7 @@ from .core.metrics import Metrics
 from .core.results import utc
 from .features.challenge.solvers import SolverCache, in_thread
 from .gc_tuning import CollectionTimer, freeze
+from .identify_pacing import IdentifyPacing
 from .metrics_endpoint import MetricsEndpoint
 from .services.games import DEFAULT_IDLE_TIMEOUT
 from .store import Database, GameStore
@@ -160,6 +161,7 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         #: Requests Discord's global limit counts go through this process's share of it.
         self.rest_budget = RestBudget(share(shard_count, shard_ids), counts=self.metrics)
         self.rest_budget.install(self.http)
+        self.identify_pacing = IdentifyPacing(self.http.get_bot_gateway)
         #: A SQLite file, or a ``sqlite:///`` or ``postgresql://`` URL (``Database.open``).
         self.database = database
         self.dev_guild_id = dev_guild_id
@@ -187,6 +189,10 @@ class MastermindBot(commands.AutoShardedBot, commands.Bot):
         self.freeze_after_start = freeze_after_start
         self.frozen_at_setup = self.frozen_at_ready = 0
         self._collections = CollectionTimer(self.metrics.gc_paused)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False
+                                   ) -> None:
+        await self.identify_pacing.before_identify(shard_id, initial=initial)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register buttons (a feature's cog does, as it loads), and answer a click on any

@@ -19,8 +19,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from .core.config import METRICS_HOST as HOST
 from .core.config import ConfigError, read_env
-from .metrics_endpoint import HOST
 from .store.probe import Probe, probe
 
 #: A bot token: the bot's id in base64, a timestamp, a signature (dot-separated, url-safe).

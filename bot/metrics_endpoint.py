@@ -12,13 +12,14 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
+from .core.config import METRICS_HOST as HOST
+
 log = logging.getLogger(__name__)
 
 
 class MetricsPortUnusable(RuntimeError):
     """The metrics port can't be listened on (taken, or not allowed)."""
 
-HOST = "127.0.0.1"
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 
 

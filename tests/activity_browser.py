@@ -19,6 +19,7 @@ Used by tests/test_activity_browser.py, bench/activity_client_bench.py and the s
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -358,16 +359,19 @@ async def running_activity(cwd: Path) -> AsyncIterator[Stack]:
         guild = state.create_guild("Activity Guild")
         env = bot_env(server, db, guild, ACTIVITY_PORT=str(port),
                       DISCORD_CLIENT_SECRET=state.client_secret)
-        browser = await launch_chromium(playwright)
         origin = f"http://127.0.0.1:{port}"
         stack = Stack(server, guild, env, cwd, db, origin,
-                      EmbeddedDiscord(browser, state, origin), bot=None)  # type: ignore[arg-type]
-        await stack.start_bot()
+                      EmbeddedDiscord(None, state, origin), bot=None)  # type: ignore[arg-type]
+        # Chromium starts while the bot does: two processes, neither needs the other yet
+        launching = asyncio.ensure_future(launch_chromium(playwright))
         try:
+            await stack.start_bot()
+            stack.discord.browser = await launching
             yield stack
         finally:
-            await stack.bot.kill()
-            await browser.close()
+            if stack.bot is not None:
+                await stack.bot.kill()
+            await (await launching).close()
 
 
 async def launch_chromium(playwright: Any) -> Any:

@@ -13,7 +13,7 @@ import re
 import discord
 import pytest
 
-from bot.__main__ import why_stopped
+from bot.serve import why_stopped
 from bot.ui.command_sync import CommandSyncRefused
 
 COMMANDS = r"^/applications/\d+/(guilds/\d+/)?commands$"

@@ -267,7 +267,8 @@ async def test_a_fatal_close_mid_move_drains_like_sigterm_then_says_one_line(
                 await server.wait_until(lambda: rec.callback is not None, timeout=STEP,
                                         what="the guess to be deferred behind the lock")
                 await session.close(close, "fatal")  # the move is still waiting to write
-                await asyncio.sleep(0.5)
+                # the bot took the close and drains while the move still waits for the lock
+                await bot.wait_for_log("waiting for 1 running interactions")
             finally:
                 lock.release()
             assert await bot.finish() == 2
@@ -303,7 +304,9 @@ async def test_sigterm_under_a_burst_answers_everything_and_exits_cleanly(tmp_pa
                         context_keywords=["user", "channel", "guild"])
                     session.dispatch("INTERACTION_CREATE", rec.payload)
                     burst.append(rec)
-            await asyncio.sleep(0.05)  # the burst is on the wire, some of it being handled
+            # the burst is on the wire, and handled: the first answers are in
+            await server.wait_until(lambda: any(r.callback for r in burst), timeout=STEP,
+                                    what="the burst's first answer")
             assert await bot.stop(signal.SIGTERM) == 0
         unanswered = [r for r in burst if r.callback is None]
         # Still "thinking..." where players see it (a refusal after a defer deletes that

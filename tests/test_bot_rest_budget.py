@@ -42,30 +42,44 @@ def busiest_second(times: list[float]) -> int:
                default=0)
 
 
+class VirtualTime:
+    """The budget's clock, moved only by the budget's own sleeps: what it hands out, and
+    when, is exact on any machine (no wall-time bound to miss under load)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        for _ in range(3):  # as on a real loop, what is ready runs before the clock moves
+            await asyncio.sleep(0)
+        self.now += max(seconds, 1e-9)  # a rounding error's wait still moves the clock
+
+
 async def test_needed_requests_go_first_and_a_channel_keeps_only_its_newest_edit():
-    counts = Recorded()
-    budget = RestBudget(per_second=20, burst=1, counts=counts)
+    counts, virtual = Recorded(), VirtualTime()
+    budget = RestBudget(per_second=20, burst=1, counts=counts, clock=virtual.clock,
+                        sleep=virtual.sleep)
     order: list[tuple[str, int, int]] = []
     granted: list[float] = []
 
     async def edit(channel: int, n: int) -> bool:
-        granted.append(time.monotonic())
+        granted.append(virtual.now)
         order.append(("edit", channel, n))
         return True
 
     async def needed(n: int) -> None:
         await budget.needed()
-        granted.append(time.monotonic())
+        granted.append(virtual.now)
         order.append(("needed", n, 0))
 
     for n in range(3):  # three moves in each of ten channels, faster than the budget
         for channel in range(10):
             budget.cosmetic(channel, lambda channel=channel, n=n: edit(channel, n))
-    players = [asyncio.create_task(needed(n)) for n in range(5)]
-    async with asyncio.timeout(5):
-        while len(order) < 15:
-            await asyncio.sleep(0.02)
-    await asyncio.gather(*players)
+    await asyncio.gather(*(needed(n) for n in range(5)))
+    assert await budget.settled(timeout=10)
     kinds = [kind for kind, _, _ in order]
     # one edit took the only token before anyone else asked; then the five needed ones
     assert kinds == ["edit"] + ["needed"] * 5 + ["edit"] * 9
@@ -73,26 +87,28 @@ async def test_needed_requests_go_first_and_a_channel_keeps_only_its_newest_edit
     assert all(n == 2 for kind, _, n in order if kind == "edit")  # each channel's newest
     assert counts.outcomes == {"merged": 20, "sent": 10}
     assert busiest_second(granted) <= 20 + 1
-    assert all(seconds < 0.5 for reason, seconds in counts.waits if reason == "budget")
+    assert granted == pytest.approx([k / 20 for k in range(15)])  # one token each 1/20 s
+    # each needed request waited for the tokens of those before it, none for an edit
+    waits = [seconds for reason, seconds in counts.waits if reason == "budget"]
+    assert waits == pytest.approx([k / 20 for k in range(1, 6)])
 
 
 async def test_an_edit_that_waited_too_long_is_dropped(monkeypatch):
     monkeypatch.setattr(rest_budget, "STALE_AFTER", 0.5)
-    counts = Recorded()
-    budget = RestBudget(per_second=5, burst=1, counts=counts)
+    counts, virtual = Recorded(), VirtualTime()
+    budget = RestBudget(per_second=5, burst=1, counts=counts, clock=virtual.clock,
+                        sleep=virtual.sleep)
     ran: list[int] = []
 
     async def edit(channel: int) -> bool:
         ran.append(channel)
         return True
 
-    for channel in range(6):  # 5 a second: the last ones wait past 0.5 s
+    for channel in range(6):  # 5 a second: the 4th's token comes at 0.6 s, past 0.5 s
         budget.cosmetic(channel, lambda channel=channel: edit(channel))
-    async with asyncio.timeout(10):  # until each edit has been sent or dropped
-        while len(ran) + counts.outcomes.get("stale", 0) < 6:
-            await asyncio.sleep(0.02)
-    assert ran[:2] == [0, 1] and len(ran) < 6
-    assert counts.outcomes["stale"] == 6 - len(ran)
+    assert await budget.settled(timeout=10)
+    assert ran == [0, 1, 2]
+    assert counts.outcomes == {"sent": 3, "stale": 3}
 
 
 def test_processes_split_the_budget_by_their_shards():

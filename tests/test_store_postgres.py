@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import asyncpg
 import dbtools
 import pytest
 from conftest import secret_of, snapshot
@@ -159,3 +160,75 @@ async def test_a_second_pytest_beside_the_suite_leaves_its_server_working(
     finally:
         postgres_server.drop_database(url)
     assert [g["code"] for g in snapshot(db_path)["guesses"]] == [misses[0]]
+
+
+
+
+async def test_a_write_cancelled_while_it_waits_gives_its_connection_back_clean(db_path):
+    """A handler cancelled inside a write (the fake Discord's hang detector, a shutdown's
+    grace running out), whether its BEGIN waits for another write's lock or its statement
+    runs on the server, rolls back, and its connection never goes back to the pool inside
+    a transaction (asyncpg's "Resetting connection with an active transaction": the ERROR
+    the suite met at teardown under load); the writes after it run as usual."""
+    db = await Database.open(db_path)
+    loop = asyncio.get_running_loop()
+    reported: list[dict] = []
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def write(user_id: int, then=None) -> None:
+        async with db.transaction() as conn:  # names nothing: holds the whole database
+            await conn.execute("INSERT INTO players (user_id, display_name, updated_at)"
+                               " VALUES (?, 'a', 1.0)", (user_id,))
+            if then is not None:
+                await then(conn)
+
+    async def hold(conn) -> None:
+        holding.set()
+        await release.wait()
+
+    async def run_on_the_server(conn) -> None:
+        holding.set()
+        await conn.execute("SELECT pg_sleep(30)")
+
+    async def cancelled(task: asyncio.Task) -> None:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    try:
+        holder = asyncio.create_task(write(1, hold))
+        await holding.wait()
+        waiter = asyncio.create_task(write(2))  # its BEGIN waits for the holder's lock
+        await until_a_session_waits(db_path, "wait_event_type = 'Lock'")
+        await cancelled(waiter)
+        release.set()
+        await holder
+        holding.clear()
+        busy = asyncio.create_task(write(3, run_on_the_server))
+        await holding.wait()
+        await until_a_session_waits(db_path, "query LIKE '%pg_sleep%' AND state = 'active'")
+        await cancelled(busy)
+        for n in range(4, 14):  # more writes than the pool has connections: each is clean
+            await write(n)
+        await db.close()
+    finally:
+        loop.set_exception_handler(None)
+    assert reported == []
+    stored = [row[0] for row in dbtools.connect(db_path).execute(
+        "SELECT user_id FROM players ORDER BY 1").fetchall()]
+    assert stored == [1, *range(4, 14)]
+
+
+async def until_a_session_waits(url: str, condition: str) -> None:
+    """Until PostgreSQL shows another session of this database in ``condition`` (an
+    event, not a sleep that guesses the machine's speed)."""
+    conn = await asyncpg.connect(url)
+    try:
+        async with asyncio.timeout(30):
+            while not await conn.fetchval(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    f" AND pid <> pg_backend_pid() AND {condition}"):
+                await asyncio.sleep(0.01)
+    finally:
+        await conn.close()

@@ -16,6 +16,8 @@ DEFAULT_IDLE_HOURS = 24.0
 #: (bench/memory_bench.py), whatever sizes are played.
 DEFAULT_MEMORY_MB = 256
 MIN_MEMORY_MB = 64
+#: The metrics endpoint listens on loopback only (a scraper on the same machine).
+METRICS_HOST = "127.0.0.1"
 DEFAULT_ACTIVITY_HOST = "127.0.0.1"
 #: Discord's largest shard count for ordinary bots (the gateway refuses more than it needs).
 MAX_SHARDS = 4096

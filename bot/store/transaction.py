@@ -11,7 +11,6 @@ rebuild), so it waits for every write in progress and every write waits for it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar
@@ -154,9 +153,7 @@ class PgTransaction(PgConnection):
 
     async def rollback(self) -> None:
         if self._conn is not None:
-            with contextlib.suppress(*CONNECTION_ERRORS, asyncpg.PostgresError,
-                                     asyncpg.InterfaceError):  # the pool closed under it
-                await self._conn.execute("ROLLBACK")
+            await _roll_back(self._conn)
 
     async def release(self) -> None:
         if self._conn is not None:
@@ -180,6 +177,10 @@ class PgTransaction(PgConnection):
                 await self._pool.expire_connections()
                 continue
             except BaseException:
+                # Cancelled while BEGIN waited for a lock: whether it began is not known yet
+                # (asyncpg would find out at release and log "Resetting connection with an
+                # active transaction"), so the connection is closed; the pool opens another.
+                conn.terminate()
                 await self._pool.release(conn)
                 raise
             self._conn = conn
@@ -218,6 +219,23 @@ class PgTransaction(PgConnection):
             if wait <= 0:
                 raise StorageUnavailable("busy")
             self._waited = await waiting(self._waited)
+
+
+_ROLLBACK_FAILURES: tuple[type[Exception], ...] = (
+    *CONNECTION_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+async def _roll_back(conn: PoolConnectionProxy) -> None:
+    """End whatever transaction ``conn`` is in before it goes back to the pool (asyncpg
+    would log "Resetting connection with an active transaction"); a connection that cannot
+    roll back (dropped, or its statement cancelled mid-way) is closed, and the pool opens
+    a new one."""
+    if conn.is_closed() or not conn.is_in_transaction():
+        return
+    try:
+        await conn.execute("ROLLBACK")
+    except _ROLLBACK_FAILURES:
+        conn.terminate()
 
 
 def _begin_sql(keys: Sequence[Key] | None, wait_ms: int, rest_ms: int) -> str:

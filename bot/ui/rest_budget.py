@@ -79,11 +79,13 @@ class RestBudget:
 
     def __init__(self, part: float = 1.0, *, per_second: float = PER_SECOND,
                  burst: float = BURST, counts: Counts | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.rate = per_second * part
         self.burst = max(1.0, burst * part)
         self.counts: Counts = counts or _Nothing()
         self.clock = clock
+        self.sleep = sleep  # with ``clock``: a test's virtual time, no wall-time guess
         self._tokens = self.burst
         self._stamp = clock()
         self._needed: deque[asyncio.Future[None]] = deque()
@@ -168,7 +170,7 @@ class RestBudget:
         while self._needed or self._pending:
             wait = self._until_token()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
                 continue
             if self._needed:
                 waiter = self._needed.popleft()

@@ -241,8 +241,11 @@ class FakeDiscord:
     """A fake Discord for in-process tests. See the package docstring for a tour.
 
     ``clock``: monotonic clock used for the 3 s response rule and token expiry (inject a
-    :class:`FakeClock` to simulate slow handlers without sleeping). ``timeout``: real seconds to
-    wait for a handler. ``settle``: real seconds to give tasks the handler spawned.
+    :class:`FakeClock` to simulate slow handlers without sleeping). ``timeout``: real seconds
+    after which a handler (or what it set off) is called hung: a hang detector, never a speed
+    bound (Discord's 3 s run on ``clock``), so it is far above what a busy machine takes; the
+    cancel it makes is a failure of its own. ``settle``: real seconds to give tasks the handler
+    spawned.
     ``ignore_errors``: exception types that are normal control flow and never count as bot
     errors (by default failed app-command checks). ``error_loggers``: loggers whose ERROR
     records count as bot errors (add the bot's own logger names here).
@@ -254,7 +257,7 @@ class FakeDiscord:
         clock: Callable[[], float] | None = None,
         token: str | None = None,
         bot_name: str = "TestBot",
-        timeout: float = 5.0,
+        timeout: float = 60.0,
         settle: float = 0.05,
         ignore_errors: tuple[type[BaseException], ...] = (app_commands.CheckFailure,),
         error_loggers: Iterable[str] = ("discord",),
@@ -687,8 +690,10 @@ class FakeDiscord:
                 )
         await self._settle(rec)
         budget = getattr(bot, "rest_budget", None)  # a bot that paces its other requests
-        if budget is not None and self.settle > 0:
-            await budget.settled(timeout=1.0)  # what the move set off, e.g. a board edit
+        settled = budget is None or self.settle <= 0 or await budget.settled(
+            timeout=deadline - loop.time())  # what the move set off, e.g. a board edit
+        if not settled:
+            raise InteractionTimeout(f"{rec!r}: the REST budget still held edits after {timeout}s")
         self._collect_task_errors(tasks, rec)
         return InteractionResult(self.state, rec)
 

@@ -314,6 +314,9 @@ class DiscordState:
         #: What ``GET /gateway/bot`` recommends (discord.py's AutoShardedClient starts this many
         #: shards when it is not told a count).
         self.recommended_shards: int = 1
+        #: ``GET /gateway/bot``'s ``max_concurrency``: how many IDENTIFYs Discord takes every 5
+        #: seconds, one per bucket (shard id modulo it); 1 for most bots, 16 and up for large ones.
+        self.max_concurrency: int = 1
         #: The fewest shards IDENTIFY may use (more and Discord closes with 4011).
         self.required_shards: int = 1
         self.message_listeners: list[Callable[[str, FakeMessage], None]] = []
@@ -1119,7 +1122,7 @@ class DiscordState:
                     "total": 1000,
                     "remaining": 999,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.max_concurrency,
                 },
             },
         )
