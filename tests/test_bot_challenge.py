@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 
 import dbtools
 import pytest
-from conftest import board_title, secret_of, snapshot
+from conftest import CHALLENGE_TURN, board_title, secret_of, snapshot
 from picking import open_picker, tap
 
 from engine import memory, score
 
-GUESS = re.compile(r"^### My guess (\d+) of \d+\n#+ \S+ `(\d+)`", re.M)
+GUESS = CHALLENGE_TURN
 
 
 async def start(fake, bot, world, user=None, channel=None, **options):
