@@ -23,13 +23,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from conftest import CHALLENGE_TURN  # noqa: E402
 from fake_discord import FakeDiscord  # noqa: E402  (the test suite's fake Discord)
 
 from bot.app import MastermindBot  # noqa: E402
 from engine import Rules, score  # noqa: E402
 from engine.space import space_for  # noqa: E402
 
-GUESS = re.compile(r"^### My guess (\d+) of \d+\n#+ \S+ `(\d+)`", re.M)
+GUESS = CHALLENGE_TURN
 
 
 async def play(fake, bot, user, guild, channel, secret: str, options: dict,

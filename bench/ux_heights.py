@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 import discord  # noqa: E402
+from conftest import CHALLENGE_TURN  # noqa: E402
 from ux_dump import RENDERER, UX_PYTHON, V2_TEXT_CSS, Scene, dump  # noqa: E402
 from ux_dump_daily import daily_code  # noqa: E402
 
@@ -65,14 +66,12 @@ def _text(scene: Scene, message) -> str:
 
 async def challenge(scene: Scene) -> dict[str, list[dict]]:
     """A 4x6 challenge, every turn until the bot wins; an 8x9 one's two-step reply."""
-    import re
 
     alice = scene.players[0]
     board = (await scene.slash("challenge", alice)).message
     screens = {}
     for turn in range(1, 11):
-        found = re.search(r"^### My guess (\d+) of \d+\n#+ \S+ `(\d+)`", _text(scene, board),
-                          re.M)
+        found = CHALLENGE_TURN.search(_text(scene, board))
         if found is None:
             break
         screens[f"challenge_4x6_turn{turn}"] = [scene.payload(board)]

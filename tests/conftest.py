@@ -212,12 +212,18 @@ def secret_of(db_path, channel_id: int) -> str:
     return row[0]
 
 
+#: A challenge turn's opening words and guess: ``**My guess 2 of 10** · ...`` then the code,
+#: large, with its digits (the turn's number and the guess, in English).
+CHALLENGE_TURN = re.compile(r"^\*\*My guess (\d+) of \d+\*\* · .*\n#+ \S+ `(\d+)`", re.M)
+
+
 def board_title(message) -> str:
-    """A board's title: its embed's, or a Components V2 board's first heading (``### ...``)."""
+    """A board's title: its embed's, or a Components V2 board's first heading (``### ...``),
+    or a challenge turn's bold opening words (``**My guess 2 of 10** · ...``)."""
     if message.embeds:
         return message.embed["title"] or ""
-    heading = re.search(r"^#{1,3} (.+)$", message.text, re.M)
-    return heading[1] if heading else ""
+    heading = re.search(r"^(?:#{1,3} (.+)|\*\*(.+?)\*\* · .*)$", message.text, re.M)
+    return (heading[1] or heading[2]) if heading else ""
 
 
 @pytest.fixture

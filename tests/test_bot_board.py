@@ -10,14 +10,14 @@ import re
 
 import dbtools
 import pytest
-from conftest import board_title, secret_of, snapshot
+from conftest import CHALLENGE_TURN, board_title, secret_of, snapshot
 
 from bot.core.errors import StorageUnavailable
 from bot.ui.app_emoji import emoji_name
 from bot.ui.contrast import DARK_EMBED, LIGHT, MIN_CONTRAST, emoji_contrast, emoji_in, legible
 from bot.ui.peg_images import peg_images
 from bot.ui.pegs import PEG_EMOJI, SHARE_BLACK, SHARE_EMPTY, SHARE_WHITE, share_row
-from engine import score
+from engine import Rules, possible_feedbacks, score
 
 
 async def slash(fake, bot, world, command, user=None, **options):
@@ -265,21 +265,23 @@ async def test_the_challenge_board_leads_with_the_guess(fake_discord, start_bot,
     assert board.flags & (1 << 15) and not board.embeds  # Components V2: the buttons inside
     assert board_title(board) == "My guess 1 of 10"
     lines = board.text.splitlines()
-    assert lines[1].startswith("## ") and "`1122`" in lines[1]  # first and large
+    assert lines[0].startswith("**My guess 1 of 10** · <@") and "how does it score" in lines[0]
+    assert lines[1].startswith("## ") and "`1122`" in lines[1]  # large, right after it
     assert "at most 5 guesses at 4x6" in board.text  # the strategy's idea, on the first board
     # the guess, the question, then the reply buttons; the key and the strategy below them
     container = board.components[0]
     kinds = [c["type"] for c in container["components"]]
     assert kinds[0] == 10 and kinds[-1] == 10 and set(kinds[1:-2]) == {1}
     assert "Colours" in container["components"][-1]["content"]
+    assert "right colour, right place" in lines[2] and "/feedback" in lines[2]  # in full, once
 
     rows = [[b for b in row["components"] if b["custom_id"].startswith("mmc:r:")]
             for row in container["components"] if row["type"] == 1]
-    for row in rows:  # one black count to a line of at most 4; two small counts may share one
-        blacks = {int(b["custom_id"].split(":")[4]) for b in row}
-        assert len(row) <= 4 and (len(blacks) == 1 or len(row) <= 3)
-    labels = [b["label"] for row in rows for b in row]
-    assert labels[:3] == ["none", "1○", "2○"] and "1●2○" in labels  # the key pegs it gives
+    labels = [[b["label"] for b in row] for row in rows if row]
+    # A line for each count of right colours (black + white), black growing along it (1122
+    # can't score 1●3○ or 3●1○):
+    assert labels == [["none", "1○", "1●"], ["2○", "1●1○", "2●"],
+                      ["3○", "1●2○", "2●1○", "3●"], ["4○", "2●2○", "4●"]]
     win = next(b for row in rows for b in row if b["label"] == "4●")
     assert win["style"] == 3  # green
     reveal = board.component(label="Reveal my code")
@@ -288,11 +290,12 @@ async def test_the_challenge_board_leads_with_the_guess(fake_discord, start_bot,
     await fake_discord.click(bot, board, f"mmc:r:{_game(board)}:1:0:1", user=world.alice)
     board = fake_discord.message(board.id)
     assert board.component(label="Take back")["style"] == 2  # grey: harmless
-    # Below the buttons: the reply rows (no heading), the key, the status without the rules
-    # (the first board has them): a turn fits a 400 px phone (677 px at the 2nd guess).
+    # Below the buttons: the reply rows (no heading), the status without the rules or the
+    # colour key (the first board has them): a turn fits a 400 px phone screen.
     history = board.components[0]["components"][-1]["content"]
     assert "Your replies" not in board.text and "4 pegs" not in history
-    assert len(history.splitlines()) == 1 + 2  # one reply row, the colours, the status
+    assert len(history.splitlines()) == 1 + 1  # one reply row, the status
+    assert "Colours" not in board.text and "/feedback" not in board.text
     assert "at most 5 guesses" not in board.text  # the strategy's idea: first board, help
     await slash(fake_discord, bot, world, "mastermind quit")
 
@@ -309,6 +312,36 @@ async def test_the_challenge_board_leads_with_the_guess(fake_discord, start_bot,
     labels = [b["label"] for b in board.buttons if b["custom_id"].startswith("mmc:r:")]
     assert labels and all(label.startswith("2●") for label in labels)
     fake_discord.assert_no_violations()
+
+
+async def test_a_challenge_turn_keeps_to_a_phone_screen(fake_discord, start_bot, world):
+    """The layout that keeps a 4x6 turn within 640 px on a 400 px phone while it shows up
+    to four replies (bench/ux_heights.py measures it: 571-628 px, docs/playing.md): three
+    lines above the buttons, four lines of replies (every one a single tap) and the
+    controls, then a line per reply and one status line."""
+    bot = await start_bot()
+    board = (await slash(fake_discord, bot, world, "challenge")).message
+    for turn in range(1, 6):
+        found = CHALLENGE_TURN.search(board.text)
+        assert found and int(found[1]) == turn, board.text
+        parts = board.components[0]["components"]
+        question, rows, history = parts[0], parts[1:-2], parts[-1]
+        assert [p["type"] for p in parts[-2:]] == [14, 10]  # a separator, then the history
+        assert len(question["content"].splitlines()) == 3  # the question, the guess, the key
+        replies = [r for r in rows if r["components"][0]["custom_id"].startswith("mmc:r:")]
+        assert len(rows) == len(replies) + 1 and len(replies) <= 4  # the controls' own line
+        assert all(len(r["components"]) <= 4 for r in rows)  # four fit a phone, none wraps
+        offered = {c for c in board.custom_ids if c.startswith("mmc:r:")}
+        assert {b["custom_id"] for r in replies for b in r["components"]} == offered
+        assert len(offered) == len(possible_feedbacks(Rules(), found[2]))  # each one tap
+        assert len(history["content"].splitlines()) == (2 if turn == 1 else turn)
+        fb = score("3632", found[2])
+        if fb.black == 4:
+            break
+        await fake_discord.click(bot, board, f"mmc:r:{_game(board)}:{turn}:{fb.black}:"
+                                 f"{fb.white}", user=world.alice)
+        board = fake_discord.message(board.id)
+    assert turn == 5  # four replies shown on the last turn: the measured worst
 
 
 async def test_feedback_shrinks_the_old_challenge_board(fake_discord, start_bot, world,

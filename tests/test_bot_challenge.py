@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 
 import dbtools
 import pytest
-from conftest import board_title, secret_of, snapshot
+from conftest import CHALLENGE_TURN, board_title, secret_of, snapshot
 from picking import open_picker, tap
 
 from engine import memory, score
 
-GUESS = re.compile(r"^### My guess (\d+) of \d+\n#+ \S+ `(\d+)`", re.M)
+GUESS = CHALLENGE_TURN
 
 
 async def start(fake, bot, world, user=None, channel=None, **options):
@@ -356,17 +355,3 @@ async def test_the_memory_budget_is_shared_by_engine_tables_and_solver_sessions(
     finally:
         memory.set_budget(before)
 
-
-async def test_a_later_turn_keeps_to_a_phone_screen(fake_discord, start_bot, world):
-    """The key pegs' legend and the game's number are on the first turn (and the finished
-    board); a later turn leaves them out, so it fits a 400 px phone screen
-    (bench/ux_heights.py measures it: 627 px at the second guess)."""
-    bot = await start_bot()
-    board = (await start(fake_discord, bot, world)).message
-    first = board.text
-    assert "right colour, right place" in first and "Challenge #" in first
-    await answer(fake_discord, bot, board, 0, 2, world.alice)
-    later = fake_discord.message(board.id).text
-    assert pending(fake_discord.message(board.id))[0] == 2
-    assert "right colour, right place" not in later and "Challenge #" not in later
-    assert "codes fit your replies" in later and "`optimal`" in later

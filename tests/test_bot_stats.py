@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import re
 
 import dbtools
 import pytest
-from conftest import secret_of
+from conftest import CHALLENGE_TURN, secret_of
 
 from engine import score
 
@@ -95,8 +94,7 @@ async def crack_challenge(fake, bot, league, player, secret, guild="one"):
                                channel=league.channels[guild], guild=league.guilds[guild])
     message = started.message
     for _ in range(10):
-        found = re.search(r"^### My guess (\d+) of \d+\n#+ \S+ `(\d+)`", message.text,
-                          re.M)
+        found = CHALLENGE_TURN.search(message.text)
         if not found:
             return message
         fb = score(secret, found[2])

@@ -1,14 +1,17 @@
 """The challenge board, a pure function of a ChallengeState: one Components V2 message.
 
 V2 so the reply buttons sit right under the guess they answer, inside the board: a turn is
-the guess (large), the question, the buttons; the replies so far, the colour key and the
-strategy follow below them, so the buttons never move down as the game grows. A reply
-button is labelled with the key pegs it gives (``2●1○``, as the board's rows show them);
-one black count to a line of at most four (four fit a 400 px phone inside the board; the
-winning reply green). When that takes more than five lines (5 pegs and up), the reply takes
-two steps, black count then white, and the board says which step it is on. Take back is
-harmless (grey); revealing ends the game (red). Every path that edits the board sends V2
-(a message keeps the flag): :func:`challenge_board`, or :func:`~bot.ui.boards.line_layout`.
+the question (with the guess's number), the guess (large), the key pegs explained, the
+buttons; the replies so far and a status line follow below them, so the buttons never move
+down as the game grows. A turn of 4 pegs fits a 400 px phone screen (640 px) while it shows
+up to four replies. A reply button is labelled with the key pegs it gives (``2●1○``, as the
+board's rows show them); a line of at most four (four fit a phone inside the board) for each
+count of right colours, black and white together, its black count growing along the line
+(``3○ 1●2○ 2●1○ 3●``; the winning reply green). When that takes more than four lines (5 pegs
+and up), the reply takes two steps, black count then white, and the board says which step
+it is on. Take back is harmless (grey); revealing ends the game (red). Every path that edits
+the board sends V2 (a message keeps the flag): :func:`challenge_board`, or
+:func:`~bot.ui.boards.line_layout`.
 """
 
 from __future__ import annotations
@@ -52,8 +55,9 @@ from .service import ChallengeState
 
 #: Buttons on one line of the board: four fit a 400 px phone inside a container.
 LINE_WIDTH = 4
-#: Lines of reply buttons a one-step reply may take (4 pegs take five).
-REPLY_LINES = 5
+#: Lines of reply buttons a one-step reply may take (4 pegs take four: a turn then fits a
+#: phone screen; 5 pegs would take seven, so they reply in two steps).
+REPLY_LINES = 4
 T = TypeVar("T")
 COLOURS = {
     GameStatus.WON: discord.Colour.green(),
@@ -78,11 +82,14 @@ def _split(group: Sequence[T]) -> list[list[T]]:
 
 
 def reply_lines(options: Sequence[Feedback]) -> list[list[Feedback]] | None:
-    """The replies in lines, one black count to a line (two small counts may share one),
-    or None when that takes more than :data:`REPLY_LINES` lines."""
+    """The replies in lines, one count of right colours (black + white) to a line, black
+    growing along it (two small counts may share one: ``none 1○ 1●``), or None when that
+    takes more than :data:`REPLY_LINES` lines. By count, not by black alone: the five
+    replies without a black peg would take two lines of a phone, and 4 pegs five lines."""
     lines: list[list[Feedback]] = []
-    for black in sorted({o.black for o in options}):
-        group = [o for o in options if o.black == black]
+    for right in sorted({o.black + o.white for o in options}):
+        group = sorted((o for o in options if o.black + o.white == right),
+                       key=lambda o: o.black)
         if lines and len(lines[-1]) < 3 and len(lines[-1]) + len(group) <= LINE_WIDTH:
             lines[-1].extend(group)
         else:
@@ -215,9 +222,10 @@ def _ended(state: ChallengeState) -> tuple[str, discord.Colour, list[str]]:
 
 
 def _question(state: ChallengeState, black: int | None) -> str:
-    """What the turn asks, short: the key pegs explained in small text on the first turn
-    only (the buttons show them; a later turn's board fits a 400 px phone screen)."""
-    player = mention(state.game.started_by)
+    """What the turn asks, the guess's number in bold before it (no heading line of its
+    own: a turn fits a phone screen)."""
+    game = state.game
+    player = mention(game.started_by)
     if not two_step(state):
         ask = tr("{player}, how does it score against your code?", player=player)
     elif black is None:
@@ -226,11 +234,19 @@ def _question(state: ChallengeState, black: int | None) -> str:
     else:
         ask = tr("{player}, **step 2 of 2**: you picked **{black} black**; now how many "
                  "`{white_peg}` white?", player=player, black=black, white_peg=WHITE_PEG)
-    if state.game.replies:  # explained on the first turn (and in help): a turn fits a phone
-        return ask
-    return ask + "\n-# " + tr("`{black_peg}` right colour, right place · `{white_peg}` right "
-                              "colour, wrong place · or type `/feedback`",
-                              black_peg=BLACK_PEG, white_peg=WHITE_PEG)
+    turn = tr("My guess {turn} of {most}", turn=state.turn, most=game.rules.max_guesses)
+    return f"**{turn}** · {ask}"
+
+
+def _key_pegs(game: GameRecord) -> str:
+    """The key pegs explained, in small text: in full with ``/feedback`` on the first
+    board, in short once replies show them (as a breaker board's footer)."""
+    if not game.replies:
+        return "-# " + tr("`{black_peg}` right colour, right place · `{white_peg}` right "
+                          "colour, wrong place · or type `/feedback`",
+                          black_peg=BLACK_PEG, white_peg=WHITE_PEG)
+    return "-# " + tr("{black} right place · {white} wrong place", black=f"`{BLACK_PEG}`",
+                      white=f"`{WHITE_PEG}`")
 
 
 def _codes_left(game: GameRecord, left: int) -> str:
@@ -243,14 +259,15 @@ def _codes_left(game: GameRecord, left: int) -> str:
 
 def _history(state: ChallengeState, budget: int) -> list[str]:
     """Below the buttons: the replies so far, the colour key, the strategy and the rules
-    (the game's number, the rules and the strategy's idea on the first board and the
-    finished one only: a turn's board fits a 400 px phone screen, and help has them all)."""
+    (the colour key, the rules and the strategy's idea on the first board only, the rules
+    again on the finished one: a turn's board fits a 400 px phone screen, and help has
+    them all)."""
     game = state.game
     rules = game.rules
     parts = []
     label = (tr("Private challenge #{id}", id=game.id) if game.private
              else tr("Challenge #{id}", id=game.id))
-    status = [label] if not (game.active and game.replies) else []
+    status = [label]
     if game.active and not game.replies:
         status += [rules.describe(),
                    tr("I play {strategy}", strategy=strategy_line(game.strategy, rules))]
@@ -260,7 +277,7 @@ def _history(state: ChallengeState, budget: int) -> list[str]:
         status.append(f"`{get_strategy(game.strategy or DEFAULT_STRATEGY).name}`")
     if game.active and not state.inconsistent and game.codes_left is not None:
         status.insert(0, _codes_left(game, game.codes_left))
-    key = legend(rules).splitlines() if game.active else []
+    key = legend(rules).splitlines() if game.active and not game.replies else []
     lines = [tr("Colours {key}", key=key[0]), *key[1:]] if key else []
     parts.append("\n".join(f"-# {line}" for line in [*lines, " · ".join(status)]))
     if game.replies:  # the replies so far in what is left of the message's text
@@ -298,9 +315,8 @@ def challenge_board(state: ChallengeState, *, black: int | None = None,
     else:
         assert state.pending is not None
         board.add_item(discord.ui.TextDisplay(
-            "### " + tr("My guess {turn} of {most}", turn=state.turn,
-                        most=game.rules.max_guesses) + "\n"
-            f"{_big(code_line(state.pending), game.rules)}\n{_question(state, black)}"))
+            f"{_question(state, black)}\n{_big(code_line(state.pending), game.rules)}\n"
+            f"{_key_pegs(game)}"))
         for row in _reply_rows(state, black):
             board.add_item(row)
     board.add_item(_controls(game))
