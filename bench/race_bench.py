@@ -68,10 +68,12 @@ async def one_race(fake: FakeDiscord, bot: MastermindBot, db: Path, racers: int,
             began = time.perf_counter()
             await fake.slash(bot, "guess", user=person, channel=channel, guild=guild, code=code)
             times.append((time.perf_counter() - began) * 1000)
+            ends.append((times[-1], time.perf_counter()))
             if code == secret:
                 break
         return times
 
+    ends: list[tuple[float, float]] = []
     began = time.perf_counter()
     per_racer = await asyncio.gather(*(play(n, p) for n, p in enumerate(people)))
     wall = time.perf_counter() - began
@@ -79,6 +81,10 @@ async def one_race(fake: FakeDiscord, bot: MastermindBot, db: Path, racers: int,
     with contextlib.closing(sqlite3.connect(db)) as conn:
         status = conn.execute("SELECT status FROM races WHERE id = ?", (race_id,)).fetchone()
     assert status == ("finished",), status
+    last = max(at for _, at in ends)
+    slow = sorted(ends, reverse=True)[:4]
+    print("  slowest: " + ", ".join(f"{ms:.0f} ms ({last - at:.2f} s before the end)"
+                                    for ms, at in slow))
     return [t for times in per_racer for t in times], wall
 
 
