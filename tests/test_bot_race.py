@@ -270,3 +270,20 @@ async def test_joins_and_moves_delivered_twice_count_once(
     assert len(rows(db_path, "SELECT * FROM rating_changes")) == 2
     assert len(results_posted(fake_discord, world)) == 1
     await other.close()
+
+
+async def test_forget_me_takes_a_player_out_of_ended_races(fake_discord, start_bot, world,
+                                                           db_path):
+    bot = await start_bot()
+    opened = await open_race(fake_discord, bot, world, max_guesses=1)
+    race_id = the_race(db_path)["id"]
+    await fake_discord.click(bot, opened.message, f"mmr:join:{race_id}", user=world.bob)
+    await fake_discord.click(bot, opened.message, f"mmr:start:{race_id}", user=world.alice)
+    secret = the_race(db_path)["secret"]
+    await guess(fake_discord, bot, world, world.alice, secret)
+    await guess(fake_discord, bot, world, world.bob, miss(secret))
+    assert the_race(db_path)["status"] == "finished"
+    asked = await fake_discord.slash(bot, "mastermind forget-me", user=world.alice,
+                                     channel=world.general, guild=world.guild)
+    await fake_discord.click(bot, asked.message, f"mmf:yes:{world.alice.id}", user=world.alice)
+    assert set(racers(db_path, race_id)) == {world.bob.id}

@@ -176,6 +176,8 @@ class StatsStore:
                         " WHERE player_a = ? AND status NOT IN ('invited', 'active')"),
             ("match_b", f"UPDATE matches SET player_b = {FORGOTTEN}"
                         " WHERE player_b = ? AND status NOT IN ('invited', 'active')"),
+            ("racers", "DELETE FROM racers WHERE user_id = ? AND race_id IN"
+                       " (SELECT id FROM races WHERE status IN ('finished', 'cancelled'))"),
         ):
             cur = await conn.execute(sql, (user_id,))
             counts[table] = cur.rowcount
