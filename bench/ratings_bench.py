@@ -24,13 +24,13 @@ import argparse
 import asyncio
 import random
 import statistics
-import sys
-import tempfile
 import time
 import warnings
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+
+from databases import bench_database
 
 from bot.core.enums import RatedKind, Seasons
 from bot.features.ratings import model
@@ -154,23 +154,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="ratings-bench-") as tmp:
-        postgres = None
-        target: str | Path
-        if args.backend == "postgresql":
-            sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-            from dbtools import PostgresServer  # the tests' server, from the wheel
-
-            postgres = PostgresServer(Path(tmp) / "postgres")
-            target = postgres.new_database()
-        else:
-            target = Path(tmp) / "ratings.sqlite3"
+    with bench_database(args.backend, "ratings.sqlite3") as target:
         print(f"{args.backend}: {args.players:,} rated players in one server")
-        try:
-            asyncio.run(measure(target, args.players, args.runs))
-        finally:
-            if postgres is not None:
-                postgres.stop()
+        asyncio.run(measure(target, args.players, args.runs))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ import asyncio
 import random
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 import warnings
@@ -37,6 +36,8 @@ from collections import defaultdict
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from typing import Any
+
+from databases import bench_database
 
 from bot.core.enums import Mode, Period
 from bot.core.results import Result, period_key
@@ -329,30 +330,16 @@ def main() -> None:
                         help="PostgreSQL: ANALYZE only after the load, no VACUUM")
     args = parser.parse_args()
     players = args.players or max(1, args.games // 20)
-    with tempfile.TemporaryDirectory(prefix="stats-bench-") as tmp:
-        postgres = None
-        target: str | Path
-        if args.backend == "postgresql":
-            sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-            from dbtools import PostgresServer  # the tests' server, from the wheel
-
-            postgres = PostgresServer(Path(tmp) / "postgres")
-            target = postgres.new_database()
+    with bench_database(args.backend, "stats.sqlite3") as target:
+        migrations = asyncio.run(_migrate(target, args.without))
+        begin = time.perf_counter()
+        if isinstance(target, Path):
+            rows = generate_sqlite(target, args.games, players)
         else:
-            target = Path(tmp) / "stats.sqlite3"
-        try:
-            migrations = asyncio.run(_migrate(target, args.without))
-            begin = time.perf_counter()
-            if isinstance(target, Path):
-                rows = generate_sqlite(target, args.games, players)
-            else:
-                rows = asyncio.run(generate_postgres(target, args.games, players, args.vacuum))
-            print(f"{args.backend}: {args.games:,} finished games, {players:,} players, "
-                  f"{rows:,} results (built in {time.perf_counter() - begin:.1f} s)")
-            asyncio.run(measure(target, migrations, args.samples, players, args.explain))
-        finally:
-            if postgres is not None:
-                postgres.stop()
+            rows = asyncio.run(generate_postgres(target, args.games, players, args.vacuum))
+        print(f"{args.backend}: {args.games:,} finished games, {players:,} players, "
+              f"{rows:,} results (built in {time.perf_counter() - begin:.1f} s)")
+        asyncio.run(measure(target, migrations, args.samples, players, args.explain))
 
 
 if __name__ == "__main__":
