@@ -12,6 +12,7 @@ second delivery of an interaction, and upserts for running totals.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -77,6 +78,17 @@ def _why_unusable(error: BaseException) -> str:
     return f"can't be used ({error})"
 
 
+class DroppableConnection(asyncpg.Connection):  # type: ignore[misc]
+    """A pooled connection whose graceful close meets a socket the server already dropped
+    (after ``expire_connections``, asyncpg closes old connections in a task of its own,
+    where the broken pipe would surface as a task error): it is aborted instead."""
+
+    async def close(self, *, timeout: float | None = None) -> None:
+        # close() has aborted and cleaned up the connection before raising
+        with contextlib.suppress(CONNECTION_ERRORS):
+            await super().close(timeout=timeout)
+
+
 class PostgresDatabase(Database):
     """The bot's PostgreSQL database."""
 
@@ -107,7 +119,7 @@ class PostgresDatabase(Database):
                 pools.append(await asyncpg.create_pool(  # all opened now: a connection
                     url, min_size=size, max_size=size, init=prepare, timeout=10,  # opened
                     server_settings=SESSION_SETTINGS,  # mid-burst costs a move 50+ ms
-                    reset=keep_session))
+                    reset=keep_session, connection_class=DroppableConnection))
         except _OPEN_ERRORS as exc:
             for pool in pools:
                 await pool.close()
