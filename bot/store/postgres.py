@@ -78,14 +78,14 @@ def _why_unusable(error: BaseException) -> str:
     return f"can't be used ({error})"
 
 
-class DroppableConnection(asyncpg.Connection):  # type: ignore[misc]
+class DroppableConnection(asyncpg.Connection):
     """A pooled connection whose graceful close meets a socket the server already dropped
     (after ``expire_connections``, asyncpg closes old connections in a task of its own,
     where the broken pipe would surface as a task error): it is aborted instead."""
 
     async def close(self, *, timeout: float | None = None) -> None:
         # close() has aborted and cleaned up the connection before raising
-        with contextlib.suppress(CONNECTION_ERRORS):
+        with contextlib.suppress(*CONNECTION_ERRORS):
             await super().close(timeout=timeout)
 
 
