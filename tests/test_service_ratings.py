@@ -6,6 +6,9 @@ its rated end through the fake Discord are in ``tests/test_bot_ratings.py``."""
 from __future__ import annotations
 
 import asyncio
+import math
+from collections import Counter
+from itertools import combinations
 
 from openskill.models import PlackettLuce
 from service_kit import build, rows
@@ -148,3 +151,61 @@ async def test_ranks_on_a_board_with_ties_and_after_forget_me(services, db_path)
     assert board.size == len(stored) - 1
     assert [r.user_id for r in board.rows] == [u for u, _ in stored[1:]][:10]
     assert board.viewer.rank == len(stored) - 1
+
+
+async def test_a_big_race_with_a_capped_player_and_a_season_carried(services, db_path):
+    """Everything a rated game writes, checked against the rows it leaves: a 10-player race
+    (six carried from last season, four newcomers), games ended at once, a race where
+    everyone is capped and one where only one player is; the boards' sizes, rating points,
+    pair counts and game counts always add up to the ratings and changes stored."""
+    services.clock.now = 1_793_000_000.0  # 2026-10-26: October
+    six = list(range(1, 7))
+    await rate(services, game(1, *((u, u) for u in six)))
+    services.clock.advance(10 * DAY)  # November
+    # Three races of the six today, ended at once: every pair among them reaches the cap.
+    await asyncio.gather(*(rate(services, game(n, *((u, (u + n) % 6 + 1) for u in six)))
+                           for n in (2, 3, 4)))
+    big = await rate(services, game(5, *((u, u % 4 + 1) for u in range(1, 11))))
+    assert all(c.rated for c in big.changes)  # the four newcomers are fresh to everyone
+    capped = await rate(services, game(6, *((u, u) for u in six)))
+    assert {(c.rated, c.why_not) for c in capped.changes} == {(False, WhyNot.PAIR_CAP)}
+    # Player 1 reaches the cap with 7 and 8 too (games ended at once with others'):
+    await asyncio.gather(*(rate(services, game(n, (1, 1), (o, 2)))
+                           for n, o in ((7, 7), (8, 7), (9, 8), (10, 8))))
+    last = await rate(services, game(11, (7, 1), (1, 2), (2, 3), (8, 3)))
+    assert [(c.user_id, c.rated) for c in last.changes] == [(7, True), (1, False), (2, True),
+                                                           (8, True)]
+    one = last.of(1)
+    assert one.why_not == WhyNot.PAIR_CAP and one.before == one.after is not None
+
+    october, november = "2026-10", "2026-11"
+    ratings = rows(db_path, "SELECT user_id, season, mu, sigma, rating, games, total_games"
+                            " FROM ratings ORDER BY user_id")
+    assert {(u, s) for u, s, *_ in ratings} == {(u, november) for u in range(1, 11)}
+    for user, _, mu, sigma, rating, games, total in ratings:
+        assert abs(rating - shown(mu, sigma)) < 1e-9
+        counted = rows(db_path, "SELECT g.season, COUNT(*) FROM rating_changes c JOIN"
+                                " rated_games g USING (kind, source_id) WHERE c.user_id = ?"
+                                " AND c.why_not IS NULL GROUP BY g.season", user)
+        assert (games, total) == (dict(counted).get(november, 0), sum(n for _, n in counted))
+        (after,), = rows(db_path, "SELECT after FROM rating_changes WHERE user_id = ?"
+                                  " AND why_not IS NULL ORDER BY source_id DESC LIMIT 1", user)
+        assert after == rating
+    assert rows(db_path, "SELECT season, user_id FROM season_standings ORDER BY user_id") == [
+        (october, u) for u in six]
+    assert dict(rows(db_path, "SELECT season, players FROM rating_seasons")) == {
+        october: 6, november: 10}
+    points = Counter(math.floor(r) for _, _, _, _, r, _, _ in ratings)
+    stored = rows(db_path, "SELECT bucket, players FROM rating_buckets WHERE season = ?"
+                           " AND players <> 0", november)
+    assert dict(stored) == points
+    # Each pair counted today once per game today that rated them both.
+    both = Counter()
+    for (source,) in rows(db_path, "SELECT source_id FROM rated_games WHERE season = ?",
+                          november):
+        ids = [u for (u,) in rows(db_path, "SELECT user_id FROM rating_changes WHERE"
+                                           " source_id = ? AND why_not IS NULL", source)]
+        both.update(combinations(sorted(ids), 2))
+    assert dict(((a, b), n) for a, b, n in rows(
+        db_path, "SELECT user_a, user_b, games FROM rating_pairs WHERE day = ?",
+        model.utc_day(services.clock()))) == both

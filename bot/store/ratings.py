@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from ..core.enums import RatedKind
 from ..core.ratings import PlayerRating, Standing, StoredChange
 from . import locks
-from .connection import Connection, Row
+from .connection import Connection, PgConnection, Row
 
 _PLAYER = ("guild_id, user_id, season, mu, sigma, rating, games, total_games, best,"
            " updated_at")
@@ -56,16 +57,170 @@ def _change(row: Row) -> StoredChange:
                         None if row[7] is None else str(row[7]), float(row[8]))
 
 
+@dataclass(frozen=True)
+class Opened:
+    """What rating a game reads once it has claimed the game (:meth:`RatingStore.claim`)."""
+
+    #: The players' stored ratings (a newcomer has none).
+    players: dict[int, PlayerRating]
+    #: Rated games today of each pair among the players (lower id first).
+    pairs: dict[tuple[int, int], int]
+
+
+@dataclass(frozen=True)
+class RatedWrites:
+    """Everything a rated game writes (:meth:`RatingStore.write`), in one server and season."""
+
+    guild_id: int
+    season: str
+    day: str
+    #: Players whose stored row is in an ended season: kept as its final standing first.
+    kept: tuple[int, ...]
+    saved: tuple[PlayerRating, ...]
+    #: Players in and out of whole rating points (``{point: +n or -n}``).
+    moves: dict[int, int]
+    #: Players on the season's board from this game on.
+    entering: int
+    #: The pairs that counted toward the daily cap (lower id first).
+    pairs: tuple[tuple[int, int], ...]
+    changes: tuple[StoredChange, ...]
+
+
+#: Columns sent as one array each (PostgreSQL's ``unnest``): a game's players, its changes.
+_SAVED = {"user_id": "bigint", "season": "text", "mu": "float8", "sigma": "float8",
+          "rating": "float8", "games": "bigint", "total_games": "bigint", "best": "float8",
+          "updated_at": "float8"}
+_CHANGED = {"kind": "text", "source_id": "bigint", "user_id": "bigint", "place": "bigint",
+            "before": "float8", "after": "float8", "provisional": "bigint", "why_not": "text",
+            "changed_at": "float8"}
+_MOVED = {"bucket": "bigint", "players": "bigint"}
+_PAIRED = {"user_a": "bigint", "user_b": "bigint"}
+
+
+def _unnest(name: str, columns: dict[str, str]) -> str:
+    """Rows ``name`` from one array parameter per column (``:name_column``)."""
+    arrays = ", ".join(f"CAST(:{name}_{c} AS {t}[])" for c, t in columns.items())
+    return f"unnest({arrays}) AS {name}({', '.join(columns)})"
+
+
+def _arrays(name: str, columns: dict[str, str], rows: Iterable[Sequence[object]]
+            ) -> dict[str, list[object]]:
+    """The parameters of :func:`_unnest`: ``rows`` (in ``columns``' order) as columns."""
+    values: list[list[object]] = [[] for _ in columns]
+    for row in rows:
+        for column, value in zip(values, row, strict=True):
+            column.append(value)
+    return {f"{name}_{c}": v for c, v in zip(columns, values, strict=True)}
+
+
+def _saved_row(p: PlayerRating) -> tuple[object, ...]:
+    return (p.user_id, p.season, float(p.mu), float(p.sigma), float(p.rating), p.games,
+            p.total_games, float(p.best), float(p.updated_at))
+
+
+def _change_row(c: StoredChange) -> tuple[object, ...]:
+    return (c.kind.value, c.source_id, c.user_id, c.place,
+            None if c.before is None else float(c.before),
+            None if c.after is None else float(c.after), int(c.provisional), c.why_not,
+            float(c.changed_at))
+
+
+#: Claiming a game and reading its players and their pairs, in one statement
+#: (PostgreSQL): a row per player, their stored rating (NULLs for a newcomer), whether the
+#: claim was this transaction's, and their pairs' counts today (where they are ``user_a``).
+_CLAIM_AND_READ = (
+    "WITH claimed AS (INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)"
+    " VALUES (:kind, :source, :guild, :season, :now)"
+    " ON CONFLICT (kind, source_id) DO NOTHING RETURNING source_id)"
+    " SELECT r.guild_id, u.user_id, r.season, r.mu, r.sigma, r.rating, r.games,"
+    " r.total_games, r.best, r.updated_at, EXISTS (SELECT FROM claimed), p.opponents,"
+    " p.counts"
+    " FROM unnest(CAST(:ids AS bigint[])) AS u(user_id)"
+    " LEFT JOIN ratings r ON r.guild_id = :guild AND r.user_id = u.user_id"
+    " CROSS JOIN LATERAL (SELECT array_agg(user_b) AS opponents, array_agg(games) AS counts"
+    " FROM rating_pairs WHERE guild_id = :guild AND day = :day AND user_a = u.user_id"
+    " AND user_b = ANY(CAST(:ids AS bigint[]))) p")
+
+#: Everything a rated game writes, in one statement (PostgreSQL). Its parts all read the
+#: database as it was before the statement: the final standings kept are the rows
+#: ``saved`` replaces. The rating points are moved in their order, so two games' updates
+#: never wait for each other in a circle.
+_WRITE_ALL = (
+    "WITH kept AS (INSERT INTO season_standings (guild_id, season, user_id, mu, sigma,"
+    " rating, games, total_games, best) SELECT guild_id, season, user_id, mu, sigma, rating,"
+    " games, total_games, best FROM ratings"
+    " WHERE guild_id = :guild AND user_id = ANY(CAST(:kept AS bigint[]))"
+    " ON CONFLICT (guild_id, season, user_id) DO NOTHING),"
+    f" saved AS (INSERT INTO ratings ({_PLAYER}) SELECT CAST(:guild AS bigint), saved.*"
+    f" FROM {_unnest('saved', _SAVED)}"
+    " ON CONFLICT (guild_id, user_id) DO UPDATE SET season = excluded.season,"
+    " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
+    " games = excluded.games, total_games = excluded.total_games,"
+    " best = excluded.best, updated_at = excluded.updated_at),"
+    " moved AS (INSERT INTO rating_buckets (guild_id, season, bucket, players)"
+    f" SELECT :guild, :season, moved.bucket, moved.players FROM {_unnest('moved', _MOVED)}"
+    " ORDER BY moved.bucket ON CONFLICT (guild_id, season, bucket) DO UPDATE"
+    " SET players = rating_buckets.players + excluded.players),"
+    " entered AS (INSERT INTO rating_seasons (guild_id, season, players)"
+    " SELECT :guild, :season, CAST(:entering AS bigint) WHERE CAST(:entering AS bigint) <> 0"
+    " ON CONFLICT (guild_id, season) DO UPDATE"
+    " SET players = rating_seasons.players + excluded.players),"
+    " paired AS (INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
+    f" SELECT :guild, :day, paired.user_a, paired.user_b, 1 FROM {_unnest('paired', _PAIRED)}"
+    " ON CONFLICT (guild_id, day, user_a, user_b)"
+    " DO UPDATE SET games = rating_pairs.games + 1)"
+    f" INSERT INTO rating_changes ({_CHANGE}, guild_id) SELECT changed.*, :guild"
+    f" FROM {_unnest('changed', _CHANGED)}")
+
+
 class RatingStore:
     # ---- rating a game (inside the transaction that ends it) -----------------------------
-    async def hold(self, conn: Connection, guild_id: int, user_ids: Iterable[int]) -> None:
-        """Lock the players' ratings in the server (PostgreSQL; one sorted call)."""
-        await locks.hold(conn, *(locks.rating(guild_id, u) for u in sorted(set(user_ids))))
-
     async def claim(self, conn: Connection, kind: RatedKind, source_id: int, guild_id: int,
-                    season: str, now: float) -> bool:
-        """The game's one row; False when it was rated already (by a retry or another
-        process: its changes are stored)."""
+                    season: str, now: float, day: str, user_ids: Sequence[int]
+                    ) -> Opened | None:
+        """Lock the players' ratings in the server (PostgreSQL; one sorted call), claim the
+        game's one row and read what rating it needs; None when the game was rated already
+        (by a retry or another process: its changes are stored). On PostgreSQL the claim
+        and the reads are one statement after the locks (two round trips in all)."""
+        ids = sorted(set(user_ids))
+        await locks.hold(conn, *(locks.rating(guild_id, u) for u in ids))
+        if not isinstance(conn, PgConnection):
+            if not await self._claim_row(conn, kind, source_id, guild_id, season, now):
+                return None
+            return Opened(await self.players(conn, guild_id, ids),
+                          await self._pair_counts(conn, guild_id, day, ids))
+        async with conn.execute(_CLAIM_AND_READ, {
+                "kind": kind.value, "source": source_id, "guild": guild_id, "season": season,
+                "now": float(now), "day": day, "ids": ids}) as cur:
+            rows = await cur.fetchall()
+        if not rows[0][10]:
+            return None
+        return Opened({int(row[1]): _player(row) for row in rows if row[2] is not None},
+                      {(int(row[1]), int(other)): int(n) for row in rows if row[11]
+                       for other, n in zip(row[11], row[12], strict=True)})
+
+    async def write(self, conn: Connection, writes: RatedWrites) -> None:
+        """Store what a rated game changed: on PostgreSQL in one statement, on SQLite (no
+        round trips) table by table."""
+        w = writes
+        if isinstance(conn, PgConnection):
+            await conn.execute(_WRITE_ALL, {
+                "guild": w.guild_id, "season": w.season, "day": w.day, "kept": list(w.kept),
+                "entering": w.entering,
+                **_arrays("saved", _SAVED, map(_saved_row, w.saved)),
+                **_arrays("moved", _MOVED, ((b, n) for b, n in sorted(w.moves.items()) if n)),
+                **_arrays("paired", _PAIRED, sorted(w.pairs)),
+                **_arrays("changed", _CHANGED, map(_change_row, w.changes))})
+            return
+        await self._keep_standings(conn, w.guild_id, w.kept)
+        await self._save(conn, w.guild_id, w.saved)
+        await self.move_buckets(conn, w.guild_id, w.season, w.moves)
+        await self.entered(conn, w.guild_id, w.season, w.entering)
+        await self._count_pairs(conn, w.guild_id, w.day, w.pairs)
+        await self._add_changes(conn, w.guild_id, w.changes)
+
+    async def _claim_row(self, conn: Connection, kind: RatedKind, source_id: int,
+                         guild_id: int, season: str, now: float) -> bool:
         cur = await conn.execute(
             "INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, source_id) DO NOTHING",
@@ -88,39 +243,38 @@ class RatingStore:
                 (guild_id, *ids)) as cur:
             return {p.user_id: p for p in map(_player, await cur.fetchall())}
 
-    async def keep_standing(self, conn: Connection, player: PlayerRating) -> None:
-        """The player's row as their last season ended (once: its key refuses a second)."""
-        await conn.execute(
-            "INSERT INTO season_standings (guild_id, season, user_id, mu, sigma, rating,"
-            " games, total_games, best) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, season, user_id) DO NOTHING",
-            (player.guild_id, player.season, player.user_id, player.mu, player.sigma,
-             player.rating, player.games, player.total_games, player.best))
+    async def _keep_standings(self, conn: Connection, guild_id: int, user_ids: Sequence[int]
+                              ) -> None:
+        """The players' rows as their last season ended (once: its key refuses a second)."""
+        if user_ids:
+            marks = ", ".join("?" for _ in user_ids)
+            await conn.execute(
+                "INSERT INTO season_standings (guild_id, season, user_id, mu, sigma, rating,"
+                " games, total_games, best) SELECT guild_id, season, user_id, mu, sigma,"
+                " rating, games, total_games, best FROM ratings"
+                f" WHERE guild_id = ? AND user_id IN ({marks})"
+                " ON CONFLICT (guild_id, season, user_id) DO NOTHING", (guild_id, *user_ids))
 
-    async def save(self, conn: Connection, players: Sequence[PlayerRating]) -> None:
+    async def _save(self, conn: Connection, guild_id: int, players: Sequence[PlayerRating]
+                    ) -> None:
         await conn.executemany(
             f"INSERT INTO ratings ({_PLAYER}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET season = excluded.season,"
             " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
             " games = excluded.games, total_games = excluded.total_games,"
             " best = excluded.best, updated_at = excluded.updated_at",
-            [(p.guild_id, p.user_id, p.season, float(p.mu), float(p.sigma), float(p.rating),
-              p.games, p.total_games, float(p.best), float(p.updated_at)) for p in players])
+            [(guild_id, *_saved_row(p)) for p in players])
 
-    async def add_changes(self, conn: Connection, guild_id: int,
-                          changes: Sequence[StoredChange]) -> None:
+    async def _add_changes(self, conn: Connection, guild_id: int,
+                           changes: Sequence[StoredChange]) -> None:
         await conn.executemany(
             f"INSERT INTO rating_changes ({_CHANGE}, guild_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(c.kind.value, c.source_id, c.user_id, c.place,
-              None if c.before is None else float(c.before),
-              None if c.after is None else float(c.after), int(c.provisional), c.why_not,
-              float(c.changed_at), guild_id) for c in changes])
+            [(*_change_row(c), guild_id) for c in changes])
 
-    async def pair_counts(self, conn: Connection, guild_id: int, day: str,
-                          user_ids: Iterable[int]) -> dict[tuple[int, int], int]:
-        """Rated games today of each pair among ``user_ids`` (lower id first)."""
-        ids = sorted(set(user_ids))
+    async def _pair_counts(self, conn: Connection, guild_id: int, day: str,
+                           ids: Sequence[int]) -> dict[tuple[int, int], int]:
+        """Rated games today of each pair among ``ids`` (lower id first)."""
         marks = ", ".join("?" for _ in ids)
         async with conn.execute(
                 "SELECT user_a, user_b, games FROM rating_pairs WHERE guild_id = ? AND day = ?"
@@ -128,8 +282,8 @@ class RatingStore:
                 (guild_id, day, *ids, *ids)) as cur:
             return {(int(a), int(b)): int(n) for a, b, n in await cur.fetchall()}
 
-    async def count_pairs(self, conn: Connection, guild_id: int, day: str,
-                          pairs: Sequence[tuple[int, int]]) -> None:
+    async def _count_pairs(self, conn: Connection, guild_id: int, day: str,
+                           pairs: Sequence[tuple[int, int]]) -> None:
         await conn.executemany(
             "INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
             " VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, day, user_a, user_b)"

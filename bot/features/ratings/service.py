@@ -29,7 +29,7 @@ from ...core.clock import Clock, system_clock
 from ...core.enums import RatedKind, Seasons
 from ...core.ratings import PlayerRating, Standing, StoredChange
 from ...store import Connection, Database, GameStore
-from ...store.ratings import RatingStore, bucket
+from ...store.ratings import RatedWrites, RatingStore, bucket
 from . import model
 from .errors import UnknownSeason
 
@@ -186,41 +186,30 @@ class RatingService:
         if len(ids) < 2:
             return await self._unrated(conn, guild, game.placements, WhyNot.ALONE)
         season = self.season(guild, now)
-        await self.store.hold(conn, guild, ids)
-        if not await self.store.claim(conn, game.kind, game.source_id, guild, season, now):
+        day = model.utc_day(now)
+        opened = await self.store.claim(conn, game.kind, game.source_id, guild, season, now,
+                                        day, ids)
+        if opened is None:
             stored = await self.store.changes_of(conn, game.kind, game.source_id)
             return RatingOutcome(tuple(map(_from_stored, stored)))
-        players = await self.store.players(conn, guild, ids)
-        day = model.utc_day(now)
-        counts = await self.store.pair_counts(conn, guild, day, ids)
-        rated = rated_field(ids, counts, self.pair_cap(guild))
-        changes = await self._apply(conn, guild, season, now, game,
-                                    [p for p in game.placements if p.user_id in rated], players)
-        await self.store.count_pairs(conn, guild, day, list(combinations(sorted(rated), 2)))
-        for p in game.placements:  # every other player in it is capped with them
-            if p.user_id not in rated:
-                old = players.get(p.user_id)
-                before = old.rating if old else None
-                changes[p.user_id] = StoredChange(
-                    game.kind, game.source_id, p.user_id, p.place, before, before,
-                    _provisional(old), WhyNot.PAIR_CAP, now)
-        ordered = [changes[p.user_id] for p in game.placements]
-        await self.store.add_changes(conn, guild, ordered)
-        return RatingOutcome(tuple(map(_from_stored, ordered)))
+        rated = rated_field(ids, opened.pairs, self.pair_cap(guild))
+        writes = self._writes(guild, season, day, now, game, opened.players, rated)
+        await self.store.write(conn, writes)
+        return RatingOutcome(tuple(map(_from_stored, writes.changes)))
 
-    async def _apply(self, conn: Connection, guild: int, season: str, now: float,
-                     game: RatedGame, placements: list[Placement],
-                     players: dict[int, PlayerRating]) -> dict[int, StoredChange]:
-        """Move the ratings of the players rated, by the library's numbers."""
-        if not placements:
-            return {}
+    def _writes(self, guild: int, season: str, day: str, now: float, game: RatedGame,
+                players: dict[int, PlayerRating], rated: set[int]) -> RatedWrites:
+        """What the game changes: the ratings of the players ``rated`` move by the
+        library's numbers, the others' changes say they were capped."""
+        placements = [p for p in game.placements if p.user_id in rated]
         start: dict[int, PlayerRating] = {}
+        kept = []  # players whose last season ended: its final standing is kept
         entering = 0  # players on the season's board from this game on
         for p in placements:
             old = players.get(p.user_id)
             entering += old is None or old.season != season
             if old is not None and old.season != season:
-                await self.store.keep_standing(conn, old)
+                kept.append(p.user_id)
                 sigma = model.widened(old.sigma)
                 carried = model.shown(model.rating(old.mu, sigma))
                 old = replace(old, season=season, sigma=sigma, rating=carried, games=0,
@@ -228,7 +217,8 @@ class RatingService:
             start[p.user_id] = old or self._newcomer(guild, p.user_id, season, now)
         teams = [[model.rating(start[p.user_id].mu, start[p.user_id].sigma)]
                  for p in placements]
-        after = model.MODEL.rate(teams, ranks=[float(p.place) for p in placements])
+        after = model.MODEL.rate(teams, ranks=[float(p.place) for p in placements]
+                                 ) if placements else []
         saved, changes = [], {}
         moves: Counter[int] = Counter()  # players in and out of whole rating points
         for p, (new,) in zip(placements, after, strict=True):
@@ -246,10 +236,16 @@ class RatingService:
                 game.kind, game.source_id, p.user_id, p.place,
                 was.rating if p.user_id in players else None, shown,
                 player.total_games < model.PROVISIONAL_GAMES, None, now)
-        await self.store.save(conn, saved)
-        await self.store.move_buckets(conn, guild, season, moves)
-        await self.store.entered(conn, guild, season, entering)
-        return changes
+        for p in game.placements:  # every other player in it is capped with them
+            if p.user_id not in rated:
+                old = players.get(p.user_id)
+                before = old.rating if old else None
+                changes[p.user_id] = StoredChange(
+                    game.kind, game.source_id, p.user_id, p.place, before, before,
+                    _provisional(old), WhyNot.PAIR_CAP, now)
+        return RatedWrites(guild, season, day, tuple(kept), tuple(saved), moves, entering,
+                           tuple(combinations(sorted(rated), 2)),
+                           tuple(changes[p.user_id] for p in game.placements))
 
     @staticmethod
     def _newcomer(guild: int, user_id: int, season: str, now: float) -> PlayerRating:
