@@ -155,9 +155,10 @@ async def test_ranks_on_a_board_with_ties_and_after_forget_me(services, db_path)
 
 async def test_a_big_race_with_a_capped_player_and_a_season_carried(services, db_path):
     """Everything a rated game writes, checked against the rows it leaves: a 10-player race
-    (six carried from last season, four newcomers), games ended at once, a race where
-    everyone is capped and one where only one player is; the boards' sizes, rating points,
-    pair counts and game counts always add up to the ratings and changes stored."""
+    (six carried from last season, four newcomers), games ended at once (sharing players,
+    or not), a race where everyone is capped and one where only one player is; the boards'
+    sizes, rating points, pair counts and game counts add up to the ratings and changes
+    stored."""
     services.clock.now = 1_793_000_000.0  # 2026-10-26: October
     six = list(range(1, 7))
     await rate(services, game(1, *((u, u) for u in six)))
@@ -177,11 +178,14 @@ async def test_a_big_race_with_a_capped_player_and_a_season_carried(services, db
                                                            (8, True)]
     one = last.of(1)
     assert one.why_not == WhyNot.PAIR_CAP and one.before == one.after is not None
+    # Games of other players ended at once move the same rating points and board size.
+    await asyncio.gather(*(rate(services, game(100 + n, (n, 1), (n + 1, 2)))
+                           for n in range(11, 19, 2)))
 
     october, november = "2026-10", "2026-11"
     ratings = rows(db_path, "SELECT user_id, season, mu, sigma, rating, games, total_games"
                             " FROM ratings ORDER BY user_id")
-    assert {(u, s) for u, s, *_ in ratings} == {(u, november) for u in range(1, 11)}
+    assert {(u, s) for u, s, *_ in ratings} == {(u, november) for u in range(1, 19)}
     for user, _, mu, sigma, rating, games, total in ratings:
         assert abs(rating - shown(mu, sigma)) < 1e-9
         counted = rows(db_path, "SELECT g.season, COUNT(*) FROM rating_changes c JOIN"
@@ -194,7 +198,7 @@ async def test_a_big_race_with_a_capped_player_and_a_season_carried(services, db
     assert rows(db_path, "SELECT season, user_id FROM season_standings ORDER BY user_id") == [
         (october, u) for u in six]
     assert dict(rows(db_path, "SELECT season, players FROM rating_seasons")) == {
-        october: 6, november: 10}
+        october: 6, november: 18}
     points = Counter(math.floor(r) for _, _, _, _, r, _, _ in ratings)
     stored = rows(db_path, "SELECT bucket, players FROM rating_buckets WHERE season = ?"
                            " AND players <> 0", november)
