@@ -194,6 +194,13 @@ class RaceStore:
     async def finish(self, conn: Connection, race: RaceRecord, now: float) -> None:
         await self._move(conn, race, RaceStatus.FINISHED, "ended_at = ?", (now,))
 
+    async def show_codes(self, conn: Connection, race_id: int) -> None:
+        """The race is over: boards that ended before it show their code from now on (their
+        deadline becomes their own end: see ``GameRecord.secret_withheld``)."""
+        await conn.execute(
+            "UPDATE games SET deadline = ended_at WHERE race_id = ? AND ended_at < deadline",
+            (race_id,))
+
     async def racer_done(self, conn: Connection, race_id: int, user_id: int, *,
                          status: RacerStatus, guesses: int, best: Feedback,
                          at: float) -> bool:

@@ -14,6 +14,7 @@ from discord.ext import commands, tasks
 
 from i18n import speaking, tr
 
+from ...core.enums import RaceStatus
 from ...core.races import RaceRecord
 from ...core.records import GameRecord
 from ...ui.buttons import cog_of
@@ -146,9 +147,24 @@ class RaceCog(commands.Cog, name="race"):
         return self.bot.get_partial_messageable(race.channel_id, guild_id=race.guild_id)
 
     async def _refresh(self, race_id: int) -> bool:
-        """Edit the race's board to the race as stored now; whether Discord took it."""
+        """Edit the race's board to the race as stored now; whether Discord took it.
+
+        Another process may have moved the race on (started it, ended it) and drawn its
+        board while this edit was on its way, which Discord may then apply last: so after
+        each edit the race is read again, and a board drawn before a change is drawn again
+        (the race only moves forward: lobby, running, over)."""
         race = await self.service.get(race_id)
-        if race is None or race.board_message_id is None:
+        for _ in range(len(RaceStatus)):
+            if race is None or not await self._edit(race):
+                return False
+            now = await self.service.get(race_id)
+            if now is None or now.status is race.status:
+                return True
+            race = now
+        return True
+
+    async def _edit(self, race: RaceRecord) -> bool:
+        if race.board_message_id is None:
             return False
         with speaking(self._locale(race)):
             embed, view = standings_embed(race), standings_view(race)
@@ -156,7 +172,7 @@ class RaceCog(commands.Cog, name="race"):
             await self._channel(race).get_partial_message(race.board_message_id).edit(
                 embed=embed, view=view)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
-            log.info("race %s: standings not updated (%s)", race_id, exc)
+            log.info("race %s: standings not updated (%s)", race.id, exc)
             return False
         return True
 

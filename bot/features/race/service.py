@@ -127,6 +127,7 @@ class RaceBoards:
         assert over is not None and over.started_at is not None
         placed = places(over.racers, over.started_at)
         await self.store.place(conn, race.id, placed, await self.rate(conn, over, placed, now))
+        await self.store.show_codes(conn, race.id)
 
 
 @dataclass(frozen=True)
