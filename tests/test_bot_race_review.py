@@ -26,6 +26,8 @@ from test_bot_race import (
 )
 
 WITHHELD = "shown in the channel when the race ends"
+#: How long Discord takes to apply an edit that another process's overtakes (seconds).
+SLOW = 3.0
 
 
 async def started_race(fake, bot, world, db_path, *people, **options):
@@ -277,16 +279,41 @@ async def test_the_final_standings_win_over_an_older_edit_from_another_process(
     race_id, board, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
     # bot draws the board "under way"; Discord is slow to take that edit, and meanwhile the
     # other process ends the race and draws the final board, which Discord applies first
-    edits = rf"/channels/{world.general.id}/messages/{board.id}$"
-    fake_discord.state.slow_next("PATCH", edits, 0.5)
+    slow = fake_discord.state.slow_next(
+        "PATCH", rf"/channels/{world.general.id}/messages/{board.id}$", SLOW)
     older = asyncio.create_task(cog(bot)._refresh(race_id))
-    await asyncio.sleep(0.05)
+    await fake_discord.wait_until(lambda: slow.times == 0, what="the older edit to be sent")
     await guess(fake_discord, other, world, world.alice, secret)
     await fake_discord.click(other, board, f"mmr:leave:{race_id}", user=world.bob)
     await the_result(fake_discord, world)
+    assert not older.done()  # the older edit lands after the final one
     assert await older
-    title = fake_discord.message(board.id).embeds[0]["title"]
-    assert title == f"Race #{race_id}: finished"
+    assert fake_discord.message(board.id).embeds[0]["title"] == f"Race #{race_id}: finished"
+    assert fake_discord.message(board.id).custom_ids == []
+    await other.close()
+
+
+@pytest.mark.both_databases
+async def test_a_click_drawn_before_another_process_ended_the_race_is_drawn_again(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    other = await start_bot()
+    race_id, board, secret = await started_race(fake_discord, bot, world, db_path,
+                                                world.bob, world.mod)
+    await guess(fake_discord, bot, world, world.alice, secret)
+    # bob leaves (mod races on): the clicked board's update is slow to land, and meanwhile
+    # mod's forfeit in the other process ends the race and draws the final board
+    slow = fake_discord.state.slow_next("POST", r"/interactions/\d+/[^/]+/callback", SLOW)
+    left = asyncio.create_task(fake_discord.click(bot, board, f"mmr:leave:{race_id}",
+                                                  user=world.bob))
+    await fake_discord.wait_until(lambda: slow.times == 0, what="bob's update to be sent")
+    await fake_discord.slash(other, "mastermind quit", user=world.mod, channel=world.general,
+                             guild=world.guild)
+    await the_result(fake_discord, world)
+    assert not left.done()
+    await left
+    assert fake_discord.message(board.id).embeds[0]["title"] == f"Race #{race_id}: finished"
     assert fake_discord.message(board.id).custom_ids == []
     await other.close()
 

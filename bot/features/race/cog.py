@@ -14,7 +14,6 @@ from discord.ext import commands, tasks
 
 from i18n import speaking, tr
 
-from ...core.enums import RaceStatus
 from ...core.races import RaceRecord
 from ...core.records import GameRecord
 from ...ui.buttons import cog_of
@@ -114,6 +113,7 @@ class RaceCog(commands.Cog, name="race"):
                 embed.set_footer(text=note[:2048])
         if interaction.message is not None and interaction.message.id == race.board_message_id:
             await update(interaction, embed=embed, view=view)
+            await self._catch_up(race)
         else:  # a button on a message that is not the race's board (forwarded, or old)
             await respond(interaction, embed=embed, view=view, ephemeral=True)
 
@@ -149,19 +149,21 @@ class RaceCog(commands.Cog, name="race"):
     async def _refresh(self, race_id: int) -> bool:
         """Edit the race's board to the race as stored now; whether Discord took it.
 
-        Another process may have moved the race on (started it, ended it) and drawn its
-        board while this edit was on its way, which Discord may then apply last: so after
-        each edit the race is read again, and a board drawn before a change is drawn again
-        (the race only moves forward: lobby, running, over)."""
+        A board drawn before the race moved on is drawn again (:meth:`_catch_up`): the
+        race only moves forward (lobby, running, over), so this ends."""
         race = await self.service.get(race_id)
-        for _ in range(len(RaceStatus)):
-            if race is None or not await self._edit(race):
-                return False
-            now = await self.service.get(race_id)
-            if now is None or now.status is race.status:
-                return True
-            race = now
+        if race is None or not await self._edit(race):
+            return False
+        await self._catch_up(race)
         return True
+
+    async def _catch_up(self, shown: RaceRecord) -> None:
+        """The board was just drawn from ``shown``: if the race has moved on since (another
+        process started or ended it, and drew its board before this edit landed), it is
+        drawn again, so the latest state is the last edit."""
+        now = await self.service.get(shown.id)
+        if now is not None and now.status is not shown.status:
+            await self._refresh(shown.id)
 
     async def _edit(self, race: RaceRecord) -> bool:
         if race.board_message_id is None:
