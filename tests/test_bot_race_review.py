@@ -136,7 +136,7 @@ async def test_the_activity_keeps_a_racers_code_until_the_race_ends(
     fake_discord, start_bot, world, db_path, wall_clock
 ):
     bot = await start_activity_bot(start_bot, fake_discord)
-    race_id, _, secret = await started_race(fake_discord, bot, world, db_path,
+    race_id, board, secret = await started_race(fake_discord, bot, world, db_path,
                                                 world.bob, world.mod, max_guesses=2)
     instance = fake_discord.state.start_activity(world.general, world.alice.user,
                                                  world.bob.user, world.mod.user)
@@ -155,6 +155,9 @@ async def test_the_activity_keeps_a_racers_code_until_the_race_ends(
         # bob plays his board in the Activity: out of guesses, the code still withheld
         first = await bob.guess("private", view, miss(secret))
         assert first.status == 200 and first.body["turn"] == 1
+        await fake_discord.wait_until(  # the channel's standings follow the Activity's moves
+            lambda: f"<@{world.bob.id}>: racing, 1 guess made" in standings(fake_discord, board),
+            timeout=3, what="the standings to show bob's move in the Activity")
         last = await bob.guess("private", first.body, miss(secret, 1))
         assert last.body["status"] == "lost" and last.body["secret"] is None
         assert (await bob.game("private")).body["secret"] is None

@@ -122,6 +122,16 @@ class RaceCog(commands.Cog, name="race"):
     async def on_game_moved(self, game: GameRecord, user: discord.abc.User) -> None:
         """A racer moved: the standings change (through the REST budget, newest edit only);
         a board that ended may have ended the race, which is announced at once."""
+        await self._moved(game)
+
+    @commands.Cog.listener()
+    async def on_activity_moved(self, game_id: int) -> None:
+        """A racer played their board in the Activity: the same as in the chat."""
+        game = await self.service.games.get(game_id)
+        if game is not None:
+            await self._moved(game)
+
+    async def _moved(self, game: GameRecord) -> None:
         if game.race_id is None:
             return
         race = await self.service.get(game.race_id)
