@@ -340,3 +340,20 @@ async def test_forget_me_in_a_running_race_keeps_the_race_going(
     await the_result(fake_discord, world)
     assert racers(db_path, race_id)[world.bob.id][:3] == ("solved", 2, 1)
     assert re.search(rf"\*\*1\.\*\* <@{world.bob.id}>", standings(fake_discord, board))
+
+
+async def test_a_result_discord_refused_for_a_moment_is_posted_by_the_next_sweep(
+    fake_discord, start_bot, world, db_path
+):
+    bot = await start_bot()
+    race_id, board, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
+    fake_discord.state.fail_next("POST", rf"/channels/{world.general.id}/messages$", 503)
+    await guess(fake_discord, bot, world, world.alice, secret)
+    await fake_discord.click(bot, board, f"mmr:leave:{race_id}", user=world.bob)
+    await fake_discord.wait_until(lambda: not cog(bot)._tasks, what="the announcement")
+    assert not results_posted(fake_discord, world) and the_race(db_path)["announced"] == 0
+    await cog(bot).sweep()
+    await the_result(fake_discord, world)
+    await cog(bot).sweep()
+    assert len(results_posted(fake_discord, world)) == 1
+    assert the_race(db_path)["announced"] == 1

@@ -227,6 +227,13 @@ class RaceStore:
             " AND status IN ('finished', 'cancelled')", (race_id,))
         return cur.rowcount == 1
 
+    async def release_announcement(self, conn: Connection, race_id: int) -> None:
+        """The claimed ending was not shown (Discord refused the post): the next sweep
+        claims it again."""
+        await locks.alone(conn)
+        await conn.execute("UPDATE races SET announced = 0 WHERE id = ? AND announced = 1",
+                           (race_id,))
+
     async def set_board_message(self, conn: Connection, race_id: int,
                                 message_id: int) -> None:
         await locks.alone(conn)

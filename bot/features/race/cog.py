@@ -190,7 +190,8 @@ class RaceCog(commands.Cog, name="race"):
 
     async def _announce(self, race_id: int) -> None:
         """A race that ended: its board shows the end, and the result is posted, once
-        across processes (whoever claims it first)."""
+        across processes (whoever claims it first; a post Discord refused for a moment of
+        its own, a 5xx or 429, is claimed again by the next sweep)."""
         try:
             if not await self.service.claim_announcement(race_id):
                 return
@@ -201,8 +202,12 @@ class RaceCog(commands.Cog, name="race"):
             with speaking(self._locale(race)):
                 embed = result_embed(race)
             await self._channel(race).send(embed=embed)
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+        except discord.HTTPException as exc:  # Discord answered: the message is not there
             log.warning("race %s: the result was not posted (%s)", race_id, exc)
+            if exc.status >= 500 or exc.status == 429:
+                await self.service.release_announcement(race_id)
+        except (aiohttp.ClientError, TimeoutError) as exc:  # posted or not: never twice
+            log.warning("race %s: the result may not be posted (%s)", race_id, exc)
 
     # ---- the sweep ----------------------------------------------------------------------------
     @tasks.loop(seconds=SWEEP_SECONDS)

@@ -283,6 +283,10 @@ class RaceService:
         async with self.games.db.transaction() as conn:
             return await self.store.claim_announcement(conn, race_id)
 
+    async def release_announcement(self, race_id: int) -> None:
+        async with self.games.db.transaction() as conn:
+            await self.store.release_announcement(conn, race_id)
+
     async def set_board_message(self, race_id: int, message_id: int) -> None:
         async with self.games.db.transaction() as conn:
             await self.store.set_board_message(conn, race_id, message_id)
