@@ -190,14 +190,16 @@ async def test_double_taps_and_second_deliveries_of_the_race_buttons(
     await fake_discord.redeliver(bot, taps[0])
     assert everything(db_path) == before
 
-    # Start tapped twice at once: one start, one board each
+    # Start tapped twice at once: one start, one board each; both taps show it under way
     start = f"mmr:start:{race_id}"
+    join_again = fake_discord.stale_click(board, join, user=world.bob)
     started = await asyncio.gather(*(fake_discord.click(bot, board, start, user=world.alice)
                                      for _ in range(2)))
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE race_id = ?", (race_id,)) == [(2,)]
-    titles = sorted(s.embed["title"] for s in started)
-    assert titles == ["Race #1: under way", "The race has started"]
-    assert [s.ephemeral for s in started if s.embed["title"] == "The race has started"] == [True]
+    assert [s.embed["title"] for s in started] == [f"Race #{race_id}: under way"] * 2
+    assert not any(s.ephemeral for s in started)
+    late = await join_again(bot)  # a racer's Join, tapped on the lobby, after the start
+    assert late.ephemeral and late.embed["title"] == "You are racing"
     before = everything(db_path)
     fake_discord.expect_violation(40060)
     await fake_discord.redeliver(bot, started[0])
@@ -357,3 +359,35 @@ async def test_a_result_discord_refused_for_a_moment_is_posted_by_the_next_sweep
     await cog(bot).sweep()
     assert len(results_posted(fake_discord, world)) == 1
     assert the_race(db_path)["announced"] == 1
+
+
+async def test_a_click_that_finds_the_lobbys_minute_up_shows_the_race_under_way(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    bot = await start_bot()
+    opened = await open_race(fake_discord, bot, world)
+    race_id, board = the_race(db_path)["id"], opened.message
+    await fake_discord.click(bot, board, f"mmr:join:{race_id}", user=world.bob)
+    wall_clock.advance(61)  # the minute is up; no sweep has run yet
+    late = await fake_discord.click(bot, board, f"mmr:join:{race_id}", user=world.mod)
+    assert late.ephemeral and late.embed["title"] == "The race has started"
+    assert the_race(db_path)["status"] == "running"  # the click started it on the way
+    await fake_discord.wait_until(  # and the board, which nothing else redraws, shows it
+        lambda: fake_discord.message(board.id).embeds[0]["title"].endswith(": under way"),
+        timeout=3, what="the board to show the race under way")
+    assert f"mmr:board:{race_id}" in fake_discord.message(board.id).custom_ids
+    assert set(racers(db_path, race_id)) == {world.alice.id, world.bob.id}
+
+
+async def test_the_starters_start_after_the_minute_is_up_shows_the_race(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    bot = await start_bot()
+    opened = await open_race(fake_discord, bot, world)
+    race_id, board = the_race(db_path)["id"], opened.message
+    await fake_discord.click(bot, board, f"mmr:join:{race_id}", user=world.bob)
+    wall_clock.advance(61)
+    started = await fake_discord.click(bot, board, f"mmr:start:{race_id}", user=world.alice)
+    assert not started.ephemeral  # not "started without you": she is in it
+    assert started.embed["title"] == f"Race #{race_id}: under way"
+    assert rows(db_path, "SELECT COUNT(*) FROM games WHERE race_id = ?", (race_id,)) == [(2,)]

@@ -23,7 +23,8 @@ from ...ui.responses import respond, update
 from ...ui.translation import publicly, server_locale
 from ..breaker.cog import BreakerCog
 from ..settings.cog import rules_for
-from .buttons import RaceAction, RaceButton
+from .buttons import RaceAction, RaceButton, drawn_status
+from .errors import RaceError
 from .render import (
     dropped_words,
     joined_words,
@@ -81,6 +82,23 @@ class RaceCog(commands.Cog, name="race"):
     # ---- the buttons ------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, action: RaceAction,
                         race_id: int) -> None:
+        try:
+            await self._act(interaction, action, race_id)
+        except RaceError as refused:
+            self._redraw_if_behind(interaction, refused.race)
+            raise
+
+    def _redraw_if_behind(self, interaction: discord.Interaction, race: RaceRecord) -> None:
+        """A refused click on the race's board that shows an older state than the race's
+        (its lobby started, or the race ended, on the way: nothing else redraws it then)."""
+        message = interaction.message
+        if message is None or message.id != race.board_message_id:
+            return
+        if drawn_status(message, race.id) is not (race.status if race.open else None):
+            self.bot.rest_budget.cosmetic(message.id, lambda: self._refresh(race.id))
+
+    async def _act(self, interaction: discord.Interaction, action: RaceAction,
+                   race_id: int) -> None:
         user = interaction.user
         match action:
             case RaceAction.JOIN:
