@@ -391,3 +391,21 @@ async def test_the_starters_start_after_the_minute_is_up_shows_the_race(
     assert not started.ephemeral  # not "started without you": she is in it
     assert started.embed["title"] == f"Race #{race_id}: under way"
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE race_id = ?", (race_id,)) == [(2,)]
+
+
+async def test_forget_me_after_ones_board_ended_mid_race(fake_discord, start_bot, world,
+                                                         db_path):
+    bot = await start_bot()
+    race_id, board, secret = await started_race(fake_discord, bot, world, db_path,
+                                                world.bob, max_guesses=1)
+    await guess(fake_discord, bot, world, world.bob, miss(secret))  # out of guesses
+    asked = await fake_discord.slash(bot, "mastermind forget-me", user=world.bob,
+                                     channel=world.general, guild=world.guild)
+    await fake_discord.click(bot, asked.message, f"mmf:yes:{world.bob.id}", user=world.bob)
+    before = everything(db_path)
+    mine = await fake_discord.click(bot, board, f"mmr:board:{race_id}", user=world.bob)
+    assert mine.ephemeral and mine.embed["title"] == "You have finished"
+    assert everything(db_path) == before
+    await guess(fake_discord, bot, world, world.alice, secret)
+    await the_result(fake_discord, world)
+    assert racers(db_path, race_id)[world.bob.id][:3] == ("unsolved", 1, 2)

@@ -261,8 +261,8 @@ class RaceService:
             board = await self._board(conn, race.id, user_id)
         if race.status is RaceStatus.LOBBY:
             raise NotStartedYet(race)
-        if board is None:
-            raise NotInRace(race)
+        if board is None:  # a racer's ended board is no longer theirs after forget-me
+            raise NotInRace(race) if race.racer(user_id) is None else DoneRacing(race)
         return race, board
 
     async def get(self, race_id: int) -> RaceRecord | None:
