@@ -409,3 +409,20 @@ async def test_forget_me_after_ones_board_ended_mid_race(fake_discord, start_bot
     await guess(fake_discord, bot, world, world.alice, secret)
     await the_result(fake_discord, world)
     assert racers(db_path, race_id)[world.bob.id][:3] == ("unsolved", 1, 2)
+
+
+async def test_a_private_game_started_past_the_races_time_calls_no_board_abandoned(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    bot = await start_bot()
+    race_id, _, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
+    await guess(fake_discord, bot, world, world.bob, miss(secret))
+    wall_clock.advance(601)  # no sweep yet: the new game's start ends bob's board, and the race
+    started = await fake_discord.slash(bot, "mastermind new", user=world.bob,
+                                       channel=world.general, guild=world.guild, private=True)
+    assert started.embed["title"] == "Your private game: break the code!"
+    assert "abandoned" not in str(started.embeds)  # it ran out of the race's time
+    assert the_race(db_path)["status"] == "finished"
+    assert racers(db_path, race_id)[world.bob.id][:2] == ("unsolved", 1)
+    await cog(bot).sweep()
+    await the_result(fake_discord, world)
