@@ -426,3 +426,16 @@ async def test_a_private_game_started_past_the_races_time_calls_no_board_abandon
     assert racers(db_path, race_id)[world.bob.id][:2] == ("unsolved", 1)
     await cog(bot).sweep()
     await the_result(fake_discord, world)
+
+
+async def test_a_race_command_delivered_twice_opens_one_race(fake_discord, start_bot, world,
+                                                             db_path):
+    bot = await start_bot()
+    other = await start_bot()
+    opened = await open_race(fake_discord, bot, world)
+    before = everything(db_path)
+    fake_discord.expect_violation(40060)
+    await fake_discord.redeliver(other, opened)
+    assert everything(db_path) == before
+    assert len(rows(db_path, "SELECT * FROM races")) == 1
+    await other.close()
