@@ -450,6 +450,11 @@ class DiscordState:
         member.roles = [role]
         return member
 
+    def hold_commands(self, payload: list[dict[str, Any]]) -> None:
+        """Discord holds ``payload`` as the app's global commands, as an earlier run synced
+        them (the body of that run's accepted ``PUT``)."""
+        self.global_commands = [self._stored_command(c, None) for c in payload]
+
     def enable_activities(self) -> dict[str, Any]:
         """Switch Activities on, as the Developer Portal does: the application gets the
         ``EMBEDDED`` flag and Discord creates the Entry Point command "Launch" (handler 2)
