@@ -275,6 +275,20 @@ async def test_the_last_move_and_two_sweeps_meet_the_race_ends_once(
     await other.close()
 
 
+async def overtaken(fake, world, board, race_id: int, slow, drawing: asyncio.Task,
+                    ending) -> None:
+    """``drawing`` (this process drawing the board as the race runs) is slow to land (the
+    ``slow`` fault); ``ending`` ends the race in the other process meanwhile, which draws
+    the final board first: the final board is what the channel keeps."""
+    await fake.wait_until(lambda: slow.times == 0, what="the older drawing to be sent")
+    await ending
+    await the_result(fake, world)
+    assert not drawing.done()  # the older drawing lands after the final one
+    await drawing
+    assert fake.message(board.id).embeds[0]["title"] == f"Race #{race_id}: finished"
+    assert fake.message(board.id).custom_ids == []
+
+
 @pytest.mark.both_databases
 async def test_the_final_standings_win_over_an_older_edit_from_another_process(
     fake_discord, start_bot, world, db_path
@@ -282,19 +296,16 @@ async def test_the_final_standings_win_over_an_older_edit_from_another_process(
     bot = await start_bot()
     other = await start_bot()
     race_id, board, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
-    # bot draws the board "under way"; Discord is slow to take that edit, and meanwhile the
-    # other process ends the race and draws the final board, which Discord applies first
+
+    async def ending() -> None:  # alice solves, bob leaves
+        await guess(fake_discord, other, world, world.alice, secret)
+        await fake_discord.click(other, board, f"mmr:leave:{race_id}", user=world.bob)
+
     slow = fake_discord.state.slow_next(
         "PATCH", rf"/channels/{world.general.id}/messages/{board.id}$", SLOW)
-    older = asyncio.create_task(cog(bot)._refresh(race_id))
-    await fake_discord.wait_until(lambda: slow.times == 0, what="the older edit to be sent")
-    await guess(fake_discord, other, world, world.alice, secret)
-    await fake_discord.click(other, board, f"mmr:leave:{race_id}", user=world.bob)
-    await the_result(fake_discord, world)
-    assert not older.done()  # the older edit lands after the final one
-    assert await older
-    assert fake_discord.message(board.id).embeds[0]["title"] == f"Race #{race_id}: finished"
-    assert fake_discord.message(board.id).custom_ids == []
+    refresh = asyncio.create_task(cog(bot)._refresh(race_id))
+    await overtaken(fake_discord, world, board, race_id, slow, refresh, ending())
+    assert refresh.result()
     await other.close()
 
 
@@ -308,18 +319,12 @@ async def test_a_click_drawn_before_another_process_ended_the_race_is_drawn_agai
                                                 world.bob, world.mod)
     await guess(fake_discord, bot, world, world.alice, secret)
     # bob leaves (mod races on): the clicked board's update is slow to land, and meanwhile
-    # mod's forfeit in the other process ends the race and draws the final board
+    # mod's forfeit in the other process ends the race
     slow = fake_discord.state.slow_next("POST", r"/interactions/\d+/[^/]+/callback", SLOW)
     left = asyncio.create_task(fake_discord.click(bot, board, f"mmr:leave:{race_id}",
                                                   user=world.bob))
-    await fake_discord.wait_until(lambda: slow.times == 0, what="bob's update to be sent")
-    await fake_discord.slash(other, "mastermind quit", user=world.mod, channel=world.general,
-                             guild=world.guild)
-    await the_result(fake_discord, world)
-    assert not left.done()
-    await left
-    assert fake_discord.message(board.id).embeds[0]["title"] == f"Race #{race_id}: finished"
-    assert fake_discord.message(board.id).custom_ids == []
+    await overtaken(fake_discord, world, board, race_id, slow, left, fake_discord.slash(
+        other, "mastermind quit", user=world.mod, channel=world.general, guild=world.guild))
     await other.close()
 
 
@@ -368,6 +373,7 @@ async def test_a_click_that_finds_the_lobbys_minute_up_shows_the_race_under_way(
     opened = await open_race(fake_discord, bot, world)
     race_id, board = the_race(db_path)["id"], opened.message
     await fake_discord.click(bot, board, f"mmr:join:{race_id}", user=world.bob)
+    start_late = fake_discord.stale_click(board, f"mmr:start:{race_id}", user=world.alice)
     wall_clock.advance(61)  # the minute is up; no sweep has run yet
     late = await fake_discord.click(bot, board, f"mmr:join:{race_id}", user=world.mod)
     assert late.ephemeral and late.embed["title"] == "The race has started"
@@ -377,19 +383,9 @@ async def test_a_click_that_finds_the_lobbys_minute_up_shows_the_race_under_way(
         timeout=3, what="the board to show the race under way")
     assert f"mmr:board:{race_id}" in fake_discord.message(board.id).custom_ids
     assert set(racers(db_path, race_id)) == {world.alice.id, world.bob.id}
-
-
-async def test_the_starters_start_after_the_minute_is_up_shows_the_race(
-    fake_discord, start_bot, world, db_path, wall_clock
-):
-    bot = await start_bot()
-    opened = await open_race(fake_discord, bot, world)
-    race_id, board = the_race(db_path)["id"], opened.message
-    await fake_discord.click(bot, board, f"mmr:join:{race_id}", user=world.bob)
-    wall_clock.advance(61)
-    started = await fake_discord.click(bot, board, f"mmr:start:{race_id}", user=world.alice)
-    assert not started.ephemeral  # not "started without you": she is in it
-    assert started.embed["title"] == f"Race #{race_id}: under way"
+    # the starter's Start, tapped on the lobby she saw, shows it under way: she is in it
+    started = await start_late(bot)
+    assert not started.ephemeral and started.embed["title"] == f"Race #{race_id}: under way"
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE race_id = ?", (race_id,)) == [(2,)]
 
 
