@@ -435,3 +435,21 @@ async def test_a_race_command_delivered_twice_opens_one_race(fake_discord, start
     assert everything(db_path) == before
     assert len(rows(db_path, "SELECT * FROM races")) == 1
     await other.close()
+
+
+async def test_a_move_just_after_the_sweep_ended_the_race_is_told_time_is_up(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    bot = await start_bot()
+    race_id, board, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
+    await guess(fake_discord, bot, world, world.alice, secret)
+    wall_clock.advance(600)
+    await cog(bot).sweep()  # the sweep ends the race before bob's move arrives
+    await the_result(fake_discord, world)
+    before = everything(db_path)
+    for late in (await guess(fake_discord, bot, world, world.bob, miss(secret)),
+                 await fake_discord.slash(bot, "guess", user=world.bob, channel=world.general,
+                                          guild=world.guild, code=secret, game="private")):
+        assert late.ephemeral and late.embed["title"] == "Time is up"
+        assert secret not in str(late.embeds)
+    assert everything(db_path) == before
