@@ -10,10 +10,11 @@ every recorded game at both slices, as before:
   large-space budget, the bounded-work mode, the lookahead's sampled ranking, its search
   around the best guesses and its sampled completions); past that, many small chunks are
   slow and cut nothing more;
-* the default slice is played at every size: one chunk up to 6x7 (the 256 KiB runs cover
-  6x7's paths, so its default run is slow only), several at 7x8, the largest space listed
-  whole (three look-up parts a code), and at 8x9, the only space decoded on the fly (its
-  sets filtered by halves, the lookahead's smaller completions);
+* the default slice (64 MiB) is played at every size but 6x7: it cuts the scoring of many
+  candidates in chunks from 5x8 on, and the filtering and the tables too at 7x8, the
+  largest space listed whole (three look-up parts a code), and at 8x9, the only space
+  decoded on the fly (its sets filtered by halves, the lookahead's smaller completions);
+  6x7's default run goes through the paths of those and of its 256 KiB run: slow only;
 * where no tree is shipped, ``optimal`` is the lookahead until its own search answers a
   set of a few codes (engine/strongest.py): both were recorded playing the same guesses
   (checked below), so its games at 6x7, 7x8 and 8x9 would recompute the lookahead's, and
