@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ import dbtools
 import discord
 import pytest
 from conftest import BACKENDS, secret_of
+from test_bot_process import clean_environ
 
 from bot.app import MastermindBot
 from bot.copy_db import CopyRefused, VerificationFailed, copy_database
@@ -194,9 +194,9 @@ async def answers(fake, bot, world) -> list:
 
 def copy_cli(*args: str) -> subprocess.CompletedProcess:
     """The real command line: ``python -m bot copy-db ...``."""
-    env = {**os.environ, "DISCORD_TOKEN": "", "DATABASE_URL": ""}
     return subprocess.run([sys.executable, "-m", "bot", "copy-db", *map(str, args)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, env=clean_environ(), capture_output=True, text=True,
+                          timeout=120)
 
 
 @pytest.fixture
