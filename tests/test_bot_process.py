@@ -164,6 +164,8 @@ class BotProcess:
         self.proc = proc
         self.stdout: list[str] = []
         self.stderr: list[str] = []
+        #: Set by the pumps at each line read and at the end of the output.
+        self._more = asyncio.Event()
         self._pumps = [
             asyncio.create_task(self._pump(proc.stdout, self.stdout)),
             asyncio.create_task(self._pump(proc.stderr, self.stderr)),
@@ -184,11 +186,14 @@ class BotProcess:
         )
         return cls(proc)
 
-    @staticmethod
-    async def _pump(stream: asyncio.StreamReader | None, into: list[str]) -> None:
+    async def _pump(self, stream: asyncio.StreamReader | None, into: list[str]) -> None:
         assert stream is not None
-        while line := await stream.readline():
-            into.append(ANSI.sub("", line.decode(errors="replace")).rstrip("\n"))
+        try:
+            while line := await stream.readline():
+                into.append(ANSI.sub("", line.decode(errors="replace")).rstrip("\n"))
+                self._more.set()
+        finally:
+            self._more.set()
 
     @property
     def output(self) -> str:
@@ -199,13 +204,20 @@ class BotProcess:
         return self.proc.returncode
 
     async def wait_for_log(self, text: str, timeout: float = STEP) -> None:
-        """Wait until ``text`` shows up in the output (fails early if the process exits)."""
+        """Wait until a line holding ``text`` is output (fails early if the process exits).
+        Woken by each line read, each looked at once (a DEBUG log runs to megabytes)."""
+        read = {"stdout": 0, "stderr": 0}
         async with asyncio.timeout(timeout):
-            while text not in self.output:
-                if self.proc.returncode is not None:
+            while True:
+                for name, lines in (("stdout", self.stdout), ("stderr", self.stderr)):
+                    start, read[name] = read[name], len(lines)
+                    if any(text in line for line in lines[start:]):
+                        return
+                if all(pump.done() for pump in self._pumps):  # its output ended: it exited
                     await self.finish()
                     raise AssertionError(f"bot exited ({self.returncode}):\n{self.output}")
-                await asyncio.sleep(0.02)
+                self._more.clear()
+                await self._more.wait()
 
     async def finish(self, timeout: float = STEP) -> int:
         """Wait for the process to exit and for all of its output."""
