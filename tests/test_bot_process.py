@@ -441,8 +441,12 @@ def tables(db: Path | str) -> list[tuple]:
     return query(db, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
 
 
+@pytest.mark.postgresql_only
 async def test_rejected_token_exits_2_without_leaking_it(tmp_path: Path, db_path: Path | str
                                                          ) -> None:
+    """Once, on PostgreSQL: the database checked before logging in is left without a table.
+    (A SQLite file is judged by its folder and not created: the same check, in
+    test_bot_check.py's fine configuration that creates nothing.)"""
     token = "MTIzNDU2Nzg5.rejected.sEcReT-t0ken-value"
     db = bot_database(db_path if is_postgres(db_path) else tmp_path / "db.sqlite3")
     async with asyncio.timeout(TEST_BUDGET), discord_server() as server:

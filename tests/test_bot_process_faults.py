@@ -1,12 +1,12 @@
 """Faults of a real ``python -m bot`` process against the loopback fake Discord: a bad
-database at start, the token reset while running (gateway close 4004), a fatal close while
-a move waits to write, SIGTERM under a burst of interactions. (Tokens and the database
-password kept out of the logs at DEBUG: ``test_bot_process.py``, with the ``.env`` test.)
+database at start, a fatal gateway close while a move waits to write (the token reset
+while running: close 4004), SIGTERM under a burst of interactions. (Tokens and the
+database password kept out of the logs at DEBUG: ``test_bot_process.py``, with the
+``.env`` test.)
 
 A damaged, read-only or full SQLite file is SQLite's own (``sqlite_only``); PostgreSQL's
-equivalents are a database that does not exist and a server out of reach. The token reset
-plays no part in the database (a SQLite file); a fatal close mid-move runs once on each
-backend, a different close on each; the burst runs on both."""
+equivalents are a database that does not exist and a server out of reach. A fatal close
+mid-move runs once on each backend, a different close on each; the burst runs on both."""
 
 from __future__ import annotations
 
@@ -223,21 +223,6 @@ async def test_a_full_disk_at_start_is_one_line_and_exit_2(tmp_path, backend):
 def process_db(tmp_path: Path, db_path: Path | str, name: str) -> Path | str:
     """The test's PostgreSQL database (as a role with a password), or a SQLite file ``name``."""
     return bot_database(db_path) if is_postgres(db_path) else tmp_path / name
-
-
-async def test_the_token_reset_while_running_is_one_line_and_exit_2(tmp_path):
-    db = bot_database(tmp_path / "db.sqlite3")
-    async with asyncio.timeout(TEST_BUDGET), discord_server() as server:
-        guild = server.state.create_guild("Guild")
-        async with bot_process(bot_env(server, db, guild), tmp_path) as bot:
-            await wait_ready(server, bot, guild)
-            session = await server.wait_for_session(STEP)
-            await session.close(4004, "Authentication failed.")
-            code = await bot.finish()
-    assert code == 2, bot.output
-    ours = our_lines(bot)
-    assert len(ours) == 1 and "rejected DISCORD_TOKEN" in ours[0], bot.output
-    assert "Traceback" not in bot.output, bot.output
 
 
 #: The fatal close each backend's run gets: each close once, each backend's held write
