@@ -5,6 +5,8 @@ backend has is marked ``sqlite_only`` or ``postgresql_only``."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import os
 import re
@@ -125,9 +127,10 @@ def pytest_configure(config):
                             "SQL only it reaches): it runs on every backend")
     config.addinivalue_line("markers", "fresh_app: the app has never run: Discord holds none "
                             "of its emoji and none of its commands")
-    config.addinivalue_line("markers", "new_database: on PostgreSQL, a database of its own "
-                            "that no migration has touched (migrations, start-up checks, "
-                            "processes), instead of the worker's migrated one emptied "
+    config.addinivalue_line("markers", "new_database: a database no migration has touched "
+                            "(migrations, start-up checks, processes): a SQLite file not yet "
+                            "made, or a PostgreSQL database of its own, instead of a copy of "
+                            "the worker's migrated file or its migrated database emptied "
                             "(0.5 s instead of 0.03 s a test)")
 
 
@@ -164,15 +167,35 @@ def postgres_server():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite file with every migration applied and no rows, made once per test process:
+    copying it costs 6 ms of CPU where migrating a new file costs 75 ms (test_store_migrations
+    and the tests marked ``new_database`` still migrate from nothing)."""
+    path = tmp_path_factory.mktemp("migrated") / "mastermind.sqlite3"
+
+    async def migrate() -> None:
+        await (await Database.open(path)).close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:  # a loop of its own
+        thread.submit(asyncio.run, migrate()).result()
+    return path
+
+
 @pytest.fixture
 def db_path(backend: str, tmp_path: Path, request):
     """Where the bot keeps its data: a SQLite file, or a fresh PostgreSQL database's URL.
-    (Named for the file it was first; tests read it with ``dbtools.connect``.)"""
+    (Named for the file it was first; tests read it with ``dbtools.connect``.) Both hold the
+    current schema and no rows, unless the test is marked ``new_database``."""
+    fresh = request.node.get_closest_marker("new_database") is not None
     if backend == "sqlite":
-        yield tmp_path / "mastermind.sqlite3"
+        path = tmp_path / "mastermind.sqlite3"
+        if not fresh:
+            shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
+        yield path
         return
     server = request.getfixturevalue("postgres_server")
-    if request.node.get_closest_marker("new_database") is None:
+    if not fresh:
         yield server.emptied_database()  # the current schema, every row deleted
         return
     url = server.new_database()
