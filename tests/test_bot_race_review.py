@@ -441,7 +441,7 @@ async def test_a_move_just_after_the_sweep_ended_the_race_is_told_time_is_up(
     fake_discord, start_bot, world, db_path, wall_clock
 ):
     bot = await start_bot()
-    race_id, board, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
+    _, _, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
     await guess(fake_discord, bot, world, world.alice, secret)
     wall_clock.advance(600)
     await cog(bot).sweep()  # the sweep ends the race before bob's move arrives
