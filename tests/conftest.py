@@ -27,6 +27,7 @@ from bot.core.errors import UserError
 from bot.store import Database
 from bot.store.transaction import PgTransaction
 from bot.ui.app_emoji import emoji_name
+from bot.ui.command_sync import ENTRY_POINT
 from bot.ui.peg_images import peg_images
 
 pytest_plugins = ["fake_discord.pytest_plugin", "service_kit"]
@@ -83,7 +84,6 @@ def discord_server() -> FakeDiscordServer:
 #: The global commands a bot in this test process last wrote (its accepted PUT's body):
 #: what Discord holds for an app that has run before.
 _synced_commands: list[dict] | None = None
-ENTRY_POINT = 4
 _COMMANDS_PATH = re.compile(r"^/applications/\d+/commands$")
 
 
@@ -155,7 +155,6 @@ def _rewrite_test_modules_once(config) -> None:
                 rewrite._write_pyc(state, code, source_hash, pyc)
     except (AttributeError, KeyError, TypeError, ValueError, OSError):
         return
-
 
 
 def pytest_generate_tests(metafunc):
