@@ -14,8 +14,8 @@ def main() -> int:
     if sys.argv[1:] == ["--check"]:  # the configuration checked, without Discord
         from .check import main as check
         return check()
-    from .serve import serve  # discord.py and the whole bot: only to serve
-    return serve()
+    from .start import start  # the settings and database checked, then discord.py
+    return start()
 
 
 if __name__ == "__main__":

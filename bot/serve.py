@@ -1,6 +1,7 @@
 """Running the bot until SIGINT or SIGTERM, and the one line (and exit code) that says why it
-stopped when an operator must act. Imported only to serve: ``--check`` and ``copy-db`` start
-without discord.py, aiohttp or the engine (a second of CPU less each)."""
+stopped when an operator must act. Imported only to serve, once :mod:`bot.start` found the
+settings and the database usable: ``--check``, ``copy-db`` and a configuration the bot can't
+run with start without discord.py, aiohttp or the engine (a second of CPU less each)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,15 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 
 import aiohttp
 import discord
 
 from .app import MastermindBot
-from .core.config import ConfigError, Settings
+from .core.config import Settings
 from .metrics_endpoint import MetricsPortUnusable
+from .start import fail
 from .store import DatabaseUnusable, MigrationError
-from .store.probe import check_usable
 from .ui.command_sync import CommandSyncRefused
 from .ui.redaction import redact_logs
 
@@ -46,7 +46,6 @@ async def run(bot: MastermindBot, token: str) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
-    await check_usable(bot.database)  # before logging in: a bad database is said as such
     async with bot:
         runner = asyncio.create_task(bot.start(token))
         stopper = asyncio.create_task(stop.wait())
@@ -60,17 +59,8 @@ async def run(bot: MastermindBot, token: str) -> None:
         await asyncio.gather(runner, return_exceptions=True)
 
 
-def fail(message: str, code: int) -> int:
-    print(f"mastermind-bot: {message}", file=sys.stderr)
-    return code
-
-
-def serve() -> int:
-    """Run the bot with the settings in the environment; the exit code."""
-    try:
-        settings = Settings.from_env()
-    except ConfigError as exc:
-        return fail(str(exc), 2)
+def serve(settings: Settings) -> int:
+    """Run the bot with these settings; the exit code."""
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     redact_logs(settings.token)
     bot = MastermindBot.from_settings(settings)

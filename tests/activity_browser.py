@@ -150,6 +150,12 @@ class ActivityPage:
         """Until the board is up (signed in, the game loaded, nothing being sent)."""
         await self.app.wait_for_selector("#app[aria-busy='false'] .board", timeout=timeout)
 
+    async def wait_live_update(self, seq: int, timeout: float = 10_000) -> None:
+        """Until the page has shown the live update numbered ``seq``."""
+        await self.app.wait_for_function(
+            "n => Number(document.getElementById('app').dataset.seq) >= n", arg=seq,
+            timeout=timeout)
+
     async def wait_playable(self, timeout: float = 15_000) -> None:
         await self.app.wait_for_selector("#app[data-playable='true']", timeout=timeout)
 
@@ -219,14 +225,18 @@ class EmbeddedDiscord:
 
     async def open(self, user: FakeUser, instance: ActivityInstance, *,
                    viewport: dict[str, int] = DESKTOP, platform: str = "desktop",
-                   authorize: Any = None, locale: str | None = None) -> ActivityPage:
+                   authorize: Any = None, locale: str | None = None,
+                   live: Any = None) -> ActivityPage:
         """``user`` opens the Activity of ``instance`` (they join it). ``authorize``: what
-        Discord's ``AUTHORIZE`` answers instead of a good code (a test of a refusal)."""
+        Discord's ``AUTHORIZE`` answers instead of a good code (a test of a refusal);
+        ``live``: a playwright WebSocket route the live connection goes through."""
         instance.join(user)
         context = await self.browser.new_context(
             viewport=viewport, locale=locale or "en-US", device_scale_factor=1,
             is_mobile=platform == "mobile", has_touch=platform == "mobile")
         await context.route(f"{self.origin}{PARENT_PATH}*", self._parent_page)
+        if live is not None:
+            await context.route_web_socket("**/api/live*", live)
         await context.expose_function("discordAuthorize", lambda args: self._authorize(
             user, args, authorize))
         await context.expose_function("discordAuthenticate", lambda token: self._authenticate(

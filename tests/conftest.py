@@ -5,6 +5,8 @@ backend has is marked ``sqlite_only`` or ``postgresql_only``."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import os
 import re
@@ -25,6 +27,7 @@ from bot.core.errors import UserError
 from bot.store import Database
 from bot.store.transaction import PgTransaction
 from bot.ui.app_emoji import emoji_name
+from bot.ui.command_sync import ENTRY_POINT
 from bot.ui.peg_images import peg_images
 
 pytest_plugins = ["fake_discord.pytest_plugin", "service_kit"]
@@ -78,15 +81,30 @@ def discord_server() -> FakeDiscordServer:
     return FakeDiscordServer(holding_the_pegs(DiscordState()))
 
 
+#: The global commands a bot in this test process last wrote (its accepted PUT's body):
+#: what Discord holds for an app that has run before.
+_synced_commands: list[dict] | None = None
+_COMMANDS_PATH = re.compile(r"^/applications/\d+/commands$")
+
+
 @pytest.fixture
 def fake_discord(fake_discord, request):
     """The plugin's fake Discord, of an app that has run before: it already holds the drawn
-    pegs, as every start but the very first finds them (a first start uploads 10 emoji,
-    which the REST budget paces over most of a second). A test of that first start is
-    marked ``fresh_app``."""
-    if request.node.get_closest_marker("fresh_app") is None:
+    pegs and the commands as an earlier start synced them, as every start but the very
+    first finds them (a first start uploads 10 emoji, which the REST budget paces over most
+    of a second, and writes its commands: Discord's checks of that write cost 40 ms a test).
+    A test of that first start is marked ``fresh_app``."""
+    global _synced_commands
+    fresh = request.node.get_closest_marker("fresh_app") is not None
+    if not fresh:
         holding_the_pegs(fake_discord.state)
-    return fake_discord
+        if _synced_commands is not None:
+            fake_discord.state.hold_commands(_synced_commands)
+    yield fake_discord
+    written = [r.json for r in fake_discord.requests
+               if r.method == "PUT" and r.status == 200 and _COMMANDS_PATH.match(r.path)]
+    if written:  # Discord's own Entry Point command comes with Activities, not from a bot
+        _synced_commands = [c for c in written[-1] if c.get("type") != ENTRY_POINT]
 
 
 @pytest.fixture
@@ -108,11 +126,35 @@ def pytest_configure(config):
                             "whose point is the database (races, locks, restarts, processes, "
                             "SQL only it reaches): it runs on every backend")
     config.addinivalue_line("markers", "fresh_app: the app has never run: Discord holds none "
-                            "of its emoji")
-    config.addinivalue_line("markers", "new_database: on PostgreSQL, a database of its own "
-                            "that no migration has touched (migrations, start-up checks, "
-                            "processes), instead of the worker's migrated one emptied "
+                            "of its emoji and none of its commands")
+    config.addinivalue_line("markers", "new_database: a database no migration has touched "
+                            "(migrations, start-up checks, processes): a SQLite file not yet "
+                            "made, or a PostgreSQL database of its own, instead of a copy of "
+                            "the worker's migrated file or its migrated database emptied "
                             "(0.5 s instead of 0.03 s a test)")
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        _rewrite_test_modules_once(config)
+
+
+def _rewrite_test_modules_once(config) -> None:
+    """Before the workers start: each worker's collection rewrote every test module's
+    asserts (5-6 s of CPU a worker), because this machine's ``PYTHONDONTWRITEBYTECODE``
+    keeps pytest from keeping what it rewrote. Rewritten once here into the cache pytest's
+    import hook reads (hash-checked, beside the sources, ignored by git), the workers load
+    it. Through pytest's own functions: should they change, the workers rewrite as before."""
+    from _pytest.assertion import rewrite
+
+    tests = Path(__file__).resolve().parent
+    try:
+        state = config.stash[rewrite.assertstate_key]
+        for source in [tests / "conftest.py", *sorted(tests.glob("test_*.py"))]:
+            pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(source, pyc) is None:
+                pyc.parent.mkdir(exist_ok=True)
+                source_hash, code = rewrite._rewrite_test(source, config)
+                rewrite._write_pyc(state, code, source_hash, pyc)
+    except (AttributeError, KeyError, TypeError, ValueError, OSError):
+        return
 
 
 def pytest_generate_tests(metafunc):
@@ -148,15 +190,35 @@ def postgres_server():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite file with every migration applied and no rows, made once per test process:
+    copying it costs 6 ms of CPU where migrating a new file costs 75 ms (test_store_migrations
+    and the tests marked ``new_database`` still migrate from nothing)."""
+    path = tmp_path_factory.mktemp("migrated") / "mastermind.sqlite3"
+
+    async def migrate() -> None:
+        await (await Database.open(path)).close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:  # a loop of its own
+        thread.submit(asyncio.run, migrate()).result()
+    return path
+
+
 @pytest.fixture
 def db_path(backend: str, tmp_path: Path, request):
     """Where the bot keeps its data: a SQLite file, or a fresh PostgreSQL database's URL.
-    (Named for the file it was first; tests read it with ``dbtools.connect``.)"""
+    (Named for the file it was first; tests read it with ``dbtools.connect``.) Both hold the
+    current schema and no rows, unless the test is marked ``new_database``."""
+    fresh = request.node.get_closest_marker("new_database") is not None
     if backend == "sqlite":
-        yield tmp_path / "mastermind.sqlite3"
+        path = tmp_path / "mastermind.sqlite3"
+        if not fresh:
+            shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
+        yield path
         return
     server = request.getfixturevalue("postgres_server")
-    if request.node.get_closest_marker("new_database") is None:
+    if not fresh:
         yield server.emptied_database()  # the current schema, every row deleted
         return
     url = server.new_database()

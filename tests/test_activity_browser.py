@@ -272,6 +272,67 @@ async def test_a_challenge_answered_by_tapping_key_pegs(stack: Stack) -> None:
         await stack.discord.close(page)
 
 
+class HeldMoves:
+    """The live connection with its move updates held back until released: an update that
+    arrives late, while the player is already tapping."""
+
+    def __init__(self) -> None:
+        self.held: list[str] = []
+        self.page_side: Any = None
+
+    def route(self, socket: Any) -> None:
+        self.page_side = socket
+        server = socket.connect_to_server()
+        server.on_message(self._from_server)
+
+    def _from_server(self, message: str | bytes) -> None:
+        if json.loads(message).get("type") == "move":
+            self.held.append(str(message))
+        else:
+            self.page_side.send(message)
+
+    def release(self) -> int:
+        """Sends what was held; the last one's sequence number."""
+        for message in self.held:
+            self.page_side.send(message)
+        seq = int(json.loads(self.held[-1])["seq"])
+        self.held.clear()
+        return seq
+
+
+async def test_key_pegs_being_tapped_stay_when_a_live_update_arrives(stack: Stack) -> None:
+    """The echoes of the new game and of the player's own reply come late, while they tap the
+    next reply: the older one is dropped, the same-turn one keeps the taps, and the reply
+    stored is the one tapped."""
+    async with asyncio.timeout(BUDGET):
+        channel = stack.channel("late-echo")
+        moves = HeldMoves()
+        (page,) = await stack.open_game(channel, stack.user("uma"), live=moves.route)
+        await page.start_challenge()
+        first = await page.answer_challenge("2351")
+        await page.wait_rows(1)
+        await page.wait_playable()
+        guess = await page.app.eval_on_selector_all(
+            ".reply .code .peg", "pegs => pegs.map(p => p.dataset.digit).join('')")
+        black, white = score("2351", guess)
+        which = "black" if black else "white"
+        await page.app.click(f"[data-key='{which}-more']")
+        assert len(moves.held) == 2  # the new game's and the first reply's, not yet shown
+        await page.wait_live_update(moves.release())
+        shown = await page.app.text_content(f".reply .{which} output")
+        assert shown == "1"  # the tap stayed
+        for kind, count in (("black", black), ("white", white)):
+            for _ in range(count - (kind == which)):
+                await page.app.click(f"[data-key='{kind}-more']")
+        await page.app.click("[data-key='reply']")
+        assert (await page.wait_rows(2))[-1] == (guess, black, white, "")
+        stored = query(stack.db, "SELECT r.guess, r.black, r.white FROM challenge_replies r "
+                                 "JOIN games g ON g.id = r.game_id WHERE g.channel_id = ? "
+                                 "ORDER BY r.turn", channel.id)
+        assert stored == [(first[0], first[1], first[2]), (guess, black, white)]
+        await stack.discord.close(page)
+
+
 async def test_the_daily_code_and_the_puzzle_of_the_day(stack: Stack) -> None:
     """Today's code begins with its first guess; the puzzle's clues lead to one code, named in
     one try."""

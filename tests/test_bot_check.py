@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import socket
 import sqlite3
 import subprocess
@@ -15,9 +16,17 @@ from pathlib import Path
 
 import pytest
 from dbtools import is_postgres
-from test_bot_process import PASSWORD, STEP, bot_database, clean_environ, database_env
+from test_bot_process import (
+    BOT_VARIABLES,
+    PASSWORD,
+    STEP,
+    bot_database,
+    clean_environ,
+    database_env,
+)
 from test_bot_process_faults import missing_database, old_database, unreachable_server
 
+from bot.check import main as check_main
 from bot.core.config import describe_database
 from bot.store import Database
 from bot.store.db import MIGRATIONS_DIR, migration_files
@@ -89,8 +98,18 @@ def test_every_problem_is_one_line_and_exit_2(tmp_path):
     (f'"{TOKEN}"', "in quotes"),
     (TOKEN.replace(".", "", 1), "not shaped like a bot token"),
 ])
-def test_a_token_of_the_wrong_shape_is_named_never_shown(tmp_path, token, words):
-    code, lines, output = check(tmp_path, DISCORD_TOKEN=token)
+def test_a_token_of_the_wrong_shape_is_named_never_shown(tmp_path, monkeypatch, token, words):
+    """``--check``'s own ``main``, run here: the process around it (one line per finding on
+    stdout, exit 2, a token that is not printed anywhere) is the one of
+    :func:`test_every_problem_is_one_line_and_exit_2`, whose token starts with 'Bot '."""
+    for variable in BOT_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN", token)
+    monkeypatch.chdir(tmp_path)  # no .env here
+    printed = io.StringIO()
+    code = check_main(printed)
+    output = printed.getvalue()
+    lines = output.splitlines()
     assert code == 2, output
     line = line_about(lines, "DISCORD_TOKEN")
     assert line.startswith("problem: ") and words in line, line

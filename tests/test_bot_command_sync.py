@@ -16,6 +16,9 @@ import pytest
 from bot.serve import why_stopped
 from bot.ui.command_sync import CommandSyncRefused
 
+#: Each test starts as the app's very first run: Discord holds none of its commands.
+pytestmark = pytest.mark.fresh_app
+
 COMMANDS = r"^/applications/\d+/(guilds/\d+/)?commands$"
 
 

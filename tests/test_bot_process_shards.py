@@ -4,11 +4,12 @@ SQLite file (WAL lets processes on one machine share it) or PostgreSQL (reached 
 with a password), each test on both.
 
 What must hold across processes lives in the database: games in guilds of different shards
-are played at once, a process killed mid-game is restarted and its games go on, and one
-interaction delivered to both processes is stored once. Also: the start-up line names the
-shards and the database (never its password), and ``METRICS_PORT`` serves the Prometheus
-text format on loopback, with the games running counted in the database (every process's
-page says the same).
+are played at once, the games running are counted in the database (every process's metrics
+page says the same), a process killed mid-game is restarted and its games go on, and one
+interaction delivered to both processes is stored once: one test, whose two processes
+check each of these in turn, on each backend. Also: the start-up line names the shards and
+the database (never its password), and ``METRICS_PORT`` serves the Prometheus text format
+on loopback.
 """
 
 from __future__ import annotations
@@ -116,9 +117,10 @@ def routed(server: FakeDiscordServer, guild: FakeGuild) -> set[tuple[int, int]]:
             if m["t"] == "INTERACTION_CREATE" and m["d"].get("guild_id") == str(guild.id)}
 
 
-async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
+async def test_two_processes_four_shards_games_running_kill_restart_and_one_interaction_twice(
         tmp_path: Path, db_path: Path | str) -> None:
     db = shared_db(tmp_path, db_path, "shared.sqlite3")
+    ports = free_port(), free_port()
     async with asyncio.timeout(BUDGET), discord_server() as server:
         state = server.state
         # an app whose every shard is a bucket of its own: a process's second shard identifies
@@ -126,11 +128,15 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
         state.max_concurrency = SHARDS
         guilds = [state.create_guild(f"Shard {k}", shard=(k, SHARDS)) for k in range(SHARDS)]
         assert [shard_of(g.id, SHARDS) for g in guilds] == [0, 1, 2, 3]
+        arena = state.create_channel(guilds[0], "arena")  # A's, for a match
+        side = state.create_channel(guilds[2], "side")  # B's, for a challenge
         alice, bob = state.create_user("alice"), state.create_user("bob")
         players = {"alice": alice.id, "bob": bob.id}
-        env_a, env_b = shard_env(server, db, "0,1"), shard_env(server, db, "2-3")
+        env_a = shard_env(server, db, "0,1", METRICS_PORT=str(ports[0]))
+        env_b = shard_env(server, db, "2-3", METRICS_PORT=str(ports[1]))
 
         async with contextlib.AsyncExitStack() as stack:
+            http = await stack.enter_async_context(aiohttp.ClientSession())
             # ---- A and B each identify on their two shards and say what they serve. B starts
             # once A has migrated the new file (two first starts at once race to migrate it).
             bot_a = await stack.enter_async_context(bot_process(env_a, tmp_path))
@@ -162,6 +168,32 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
                     expected[g.id].append((turn, code, *score(secrets[g.id], code), player.id))
                     assert board_rows(board, players) == expected[g.id]
 
+            # ---- the games running, counted in the database: each page counts the games of
+            # both processes, by kind, and a game ended in one is gone from the other's next
+            # scrape. A serves a match (its first half is a game), B a challenge and a daily
+            # play started from its guild.
+            breakers = {**NOTHING_RUNNING, "breaker": SHARDS}
+            for port in ports:
+                assert running(await scrape(http, port)) == breakers, port
+            opened = [
+                await server.slash("match", user=bob, guild=guilds[0], channel=arena),
+                await server.slash("challenge", user=alice, guild=guilds[2], channel=side),
+                await server.slash("daily play", user=bob, guild=guilds[3],
+                                   guess=daily_miss(db)),
+            ]
+            assert all(r.response is not None for r in opened)
+            assert routed(server, guilds[0]) == {(0, SHARDS)}, "the match: A's shard 0"
+            everything = {"breaker": SHARDS, "challenge": 1, "match": 1, "daily": 1}
+            for port in ports:
+                assert running(await scrape(http, port)) == everything, port
+            assert query(db, "SELECT COUNT(*) FROM games WHERE status = 'active'") == [
+                (SHARDS + 2,)]
+            quit_ = await server.slash("mastermind quit", user=alice, guild=guilds[2],
+                                       channel=side)
+            assert quit_.response is not None and not quit_.response.ephemeral, quit_.embeds
+            assert running(await scrape(http, ports[0])) == {**everything, "challenge": 0}, (
+                "B's challenge ended: A's very next scrape says so")
+
             # ---- kill A mid-game: B's games go on meanwhile
             bot_a.proc.kill()
             assert await bot_a.finish() == -signal.SIGKILL
@@ -173,7 +205,7 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
             assert board_rows(board, players) == expected[guilds[2].id]
 
             # ---- A again on the same file: its games are where they were
-            async with bot_process(env_a, tmp_path) as bot_a2:
+            async with bot_process(shard_env(server, db, "0,1"), tmp_path) as bot_a2:
                 await wait_shards(server, bot_a2, (0, 1))
                 await bot_a2.wait_for_log("commands: ")
                 assert state.command_syncs == 1, "a restart finds them as they are"
@@ -212,14 +244,16 @@ async def test_two_processes_four_shards_kill_restart_and_one_interaction_twice(
                 boards = await asyncio.gather(*(
                     guess(server, g, alice, secrets[g.id]) for g in guilds))
                 assert all(b["title"].startswith("Code broken in") for b in boards), boards
-                assert query(db, "SELECT status, COUNT(*) FROM games GROUP BY 1") == [
-                    ("won", SHARDS)]
+                firsts = [next(iter(g.channels.values())).id for g in guilds]
+                assert query(db, "SELECT status, COUNT(*) FROM games WHERE channel_id IN"
+                                 " (?, ?, ?, ?) GROUP BY 1", *firsts) == [("won", SHARDS)]
                 assert await bot_a2.stop(signal.SIGTERM) == 0
             assert await bot_b.stop(signal.SIGTERM) == 0
         outputs = (bot_a.output, bot_a2.output, bot_b.output)
     for output in outputs:
         assert "Traceback" not in output, output
         assert state.token not in output and PASSWORD not in output
+        assert "games running not read" not in output
     assert "database closed" in bot_a2.output and "database closed" in bot_b.output
     if is_postgres(db):
         assert connections_left(db) == 0, "both processes closed their pools"
@@ -317,57 +351,6 @@ def daily_miss(db: Path | str) -> str:
     ((seed,),) = query(db, "SELECT value FROM bot_settings WHERE name = 'daily_seed'")
     code = format_code(secret_for(seed, dt.datetime.now(dt.UTC).date().isoformat()))
     return misses(code)[0]
-
-
-async def test_games_running_is_counted_in_the_database_for_every_process(
-        tmp_path: Path, db_path: Path | str) -> None:
-    """Two processes (shard 0, shard 1), each serving metrics: each page counts the games of
-    both, by kind, and a game ended in one process is gone from the other's next scrape."""
-    db = shared_db(tmp_path, db_path, "running.sqlite3")
-    ports = free_port(), free_port()
-    async with asyncio.timeout(BUDGET), discord_server() as server:
-        state = server.state
-        here = state.create_guild("Here", shard=(0, SHARDS))
-        there = state.create_guild("There", shard=(1, SHARDS))
-        arena = state.create_channel(here, "arena")
-        alice, bob = state.create_user("alice"), state.create_user("bob")
-        env_a = shard_env(server, db, "0", METRICS_PORT=str(ports[0]))
-        env_b = shard_env(server, db, "1", METRICS_PORT=str(ports[1]))
-        async with contextlib.AsyncExitStack() as stack:
-            http = await stack.enter_async_context(aiohttp.ClientSession())
-            bot_a = await stack.enter_async_context(bot_process(env_a, tmp_path))
-            await bot_a.wait_for_log("serving shards")
-            bot_b = await stack.enter_async_context(bot_process(env_b, tmp_path))
-            await wait_shards(server, bot_a, (0,))
-            await wait_shards(server, bot_b, (1,))
-            assert running(await scrape(http, ports[0])) == NOTHING_RUNNING
-
-            # A serves "Here": a game and a match (its first half is a game); B serves
-            # "There": a challenge, and a daily play started from there.
-            opened = [
-                await server.slash("mastermind new", user=alice, guild=here),
-                await server.slash("match", user=bob, guild=here, channel=arena),
-                await server.slash("challenge", user=alice, guild=there),
-                await server.slash("daily play", user=bob, guild=there, guess=daily_miss(db)),
-            ]
-            assert all(r.response is not None for r in opened)
-            assert {s.shard[0] for s in server.sessions for m in s.sent
-                    if m["t"] == "INTERACTION_CREATE"} == {0, 1}
-            everything = {"breaker": 1, "challenge": 1, "match": 1, "daily": 1}
-            for port in ports:
-                assert running(await scrape(http, port)) == everything
-            assert query(db, "SELECT COUNT(*) FROM games WHERE status = 'active'") == [(3,)]
-
-            # B's challenge ends; A's very next scrape says so
-            quit_ = await server.slash("mastermind quit", user=alice, guild=there)
-            assert quit_.response is not None and not quit_.response.ephemeral, quit_.embeds
-            assert running(await scrape(http, ports[0])) == {**everything, "challenge": 0}
-            assert await bot_a.stop(signal.SIGTERM) == 0
-            assert await bot_b.stop(signal.SIGTERM) == 0
-    for bot in (bot_a, bot_b):
-        assert "Traceback" not in bot.output, bot.output
-        assert "games running not read" not in bot.output
-        assert PASSWORD not in bot.output
 
 
 async def test_a_taken_metrics_port_exits_2_with_one_line(tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ Re-runs, --replace, refusals and a failed check that rolls back, through the com
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +18,11 @@ import dbtools
 import discord
 import pytest
 from conftest import BACKENDS, secret_of
+from test_bot_process import clean_environ
 
 from bot.app import MastermindBot
 from bot.copy_db import CopyRefused, VerificationFailed, copy_database
+from bot.copy_db import main as copy_db_main
 from bot.features.daily.service import secret_for
 from bot.store import Database
 from engine import Feedback, Rules, SolverSession, code_from_digits, format_code, score
@@ -45,20 +47,19 @@ def write(target, sql, args=()) -> None:
         conn.commit()
 
 
-def table_names(target) -> list[str]:
-    if dbtools.is_postgres(target):
-        sql = ("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
-               " AND table_name != 'schema_migrations' ORDER BY 1")
-    else:
-        sql = ("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
-               " AND name != 'schema_migrations' ORDER BY 1")
-    return [name for (name,) in rows(target, sql)]
-
-
 def everything(target) -> dict[str, list[tuple]]:
-    """Every row of every table, in a fixed order (columns in the migrations' order)."""
-    return {table: sorted(rows(target, f"SELECT * FROM {table}"), key=repr)
-            for table in table_names(target)}
+    """Every row of every table, in a fixed order (columns in the migrations' order); read
+    through one connection (one a table took 30 tables' connections to PostgreSQL)."""
+    if dbtools.is_postgres(target):
+        tables = ("SELECT table_name FROM information_schema.tables WHERE table_schema ="
+                  " 'public' AND table_name != 'schema_migrations' ORDER BY 1")
+    else:
+        tables = ("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE"
+                  " 'sqlite%' AND name != 'schema_migrations' ORDER BY 1")
+    with contextlib.closing(dbtools.connect(target)) as conn:
+        names = [name for (name,) in conn.execute(tables).fetchall()]
+        return {name: sorted((tuple(r) for r in conn.execute(f"SELECT * FROM {name}")
+                              .fetchall()), key=repr) for name in names}
 
 
 # ---- playing --------------------------------------------------------------------------------
@@ -192,11 +193,21 @@ async def answers(fake, bot, world) -> list:
     return seen
 
 
+async def copy_main(capsys, *args: object) -> subprocess.CompletedProcess:
+    """``copy-db``'s own ``main`` (what ``python -m bot copy-db`` runs after reading its
+    arguments), in this process: its exit code and what it printed, as :func:`copy_cli`
+    gives them. In a thread: it runs its own event loop."""
+    capsys.readouterr()
+    code = await asyncio.to_thread(copy_db_main, [str(a) for a in args])
+    printed = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, printed.out, printed.err)
+
+
 def copy_cli(*args: str) -> subprocess.CompletedProcess:
     """The real command line: ``python -m bot copy-db ...``."""
-    env = {**os.environ, "DISCORD_TOKEN": "", "DATABASE_URL": ""}
     return subprocess.run([sys.executable, "-m", "bot", "copy-db", *map(str, args)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, env=clean_environ(), capture_output=True, text=True,
+                          timeout=120)
 
 
 @pytest.fixture
@@ -255,7 +266,9 @@ async def test_sqlite_to_postgresql_and_back(fake_discord, start_bot, world, adm
 
 
 async def test_re_runs_replace_and_refusals_on_the_command_line(
-        fake_discord, start_bot, world, admin, db_path, wall_clock, new_pg, tmp_path):
+        fake_discord, start_bot, world, admin, db_path, wall_clock, new_pg, tmp_path, capsys):
+    """The first copy through the real command line (``python -m bot copy-db``); the
+    re-runs through its ``main`` in this process (the same exit codes and words)."""
     bot = await start_bot()
     await fill(fake_discord, bot, world, admin, db_path, wall_clock, full=False)
     await bot.close()
@@ -268,7 +281,7 @@ async def test_re_runs_replace_and_refusals_on_the_command_line(
     assert everything(url) == original
 
     # Again: TO holds data now, so it is refused and left as it was.
-    again = copy_cli(db_path, url)
+    again = await copy_main(capsys, db_path, url)
     assert again.returncode == 2
     assert "already holds data" in again.stderr and "--replace" in again.stderr
     assert "Nothing was changed" in again.stderr
@@ -276,7 +289,7 @@ async def test_re_runs_replace_and_refusals_on_the_command_line(
 
     # --replace: whatever TO held is replaced, and running it twice gives the same rows.
     write(url, "INSERT INTO players (user_id, display_name, updated_at) VALUES (7, 'x', 1.0)")
-    replaced = copy_cli(db_path, url, "--replace")
+    replaced = await copy_main(capsys, db_path, url, "--replace")
     assert replaced.returncode == 0, replaced.stderr
     held = sum(map(len, original.values())) + 1
     assert f"--replace: deleted the {held} rows TO held first" in replaced.stdout
@@ -289,7 +302,7 @@ async def test_re_runs_replace_and_refusals_on_the_command_line(
     lone = new_pg()
     await (await Database.open(lone)).close()
     write(lone, "INSERT INTO players (user_id, display_name, updated_at) VALUES (7, 'x', 1.0)")
-    refused = copy_cli(db_path, lone)
+    refused = await copy_main(capsys, db_path, lone)
     assert refused.returncode == 2 and "already holds data: players (1 row)." in refused.stderr
 
     # The same database twice, however it is spelt; a FROM that does not exist.
@@ -304,7 +317,7 @@ async def test_re_runs_replace_and_refusals_on_the_command_line(
 
 
 async def test_a_failed_check_rolls_back_and_changes_nothing(
-        fake_discord, start_bot, world, admin, db_path, wall_clock, new_pg):
+        fake_discord, start_bot, world, admin, db_path, wall_clock, new_pg, capsys):
     bot = await start_bot()
     await fill(fake_discord, bot, world, admin, db_path, wall_clock, full=False)
     await bot.close()
@@ -318,7 +331,7 @@ async def test_a_failed_check_rolls_back_and_changes_nothing(
     with pytest.raises(VerificationFailed, match="standings"):
         await copy_database(str(db_path), url, replace=True)
     assert everything(url) == copied  # the --replace's deletes were rolled back too
-    failed = copy_cli(db_path, url, "--replace")
+    failed = await copy_main(capsys, db_path, url, "--replace")
     assert failed.returncode == 1 and "rolled back" in failed.stderr
     assert everything(url) == copied
 

@@ -52,7 +52,11 @@ def test_first_guesses(name, first):
 
 @pytest.mark.parametrize("name", list(STRATEGIES))
 def test_sessions_play_exactly_like_the_sweep(name):
-    rules = Rules(4, 5)
+    """A session for every secret. 4x4 (256 codes) goes through what 4x5 (625) did: the full
+    table, the first move's partitions, canonical guesses, perfect splits, the sweep's
+    shortcut for two codes left, optimal's shipped tree and the lookahead's completions;
+    each session costs about 2 ms whatever it plays, so 4x5 took 2.4 times as long."""
+    rules = Rules(4, 4)
     sweep = evaluate(rules, name, seed=7)
     memory.clear()  # the sessions decide for themselves, not from the sweep's decisions
     space = space_for(rules)

@@ -26,6 +26,9 @@ from fake_discord.activities import (
 )
 from fake_discord.server import FakeDiscordServer
 
+#: Discord's own rules start from an app that holds no commands yet.
+pytestmark = pytest.mark.fresh_app
+
 
 @pytest.fixture
 def clock(fake_clock: FakeClock) -> FakeClock:

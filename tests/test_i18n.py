@@ -4,6 +4,7 @@ per locale, command names under Discord's rules, and the right language for each
 from __future__ import annotations
 
 import ast
+import functools
 import string
 from pathlib import Path
 
@@ -78,11 +79,37 @@ def test_polish_and_russian_have_three_plural_forms_and_japanese_one():
     assert get_plural("ja").num_plurals == 1
 
 
-def _calls(tree: ast.AST):
-    for node in ast.walk(tree):
+def _calls(nodes):
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
                 node.func.id in {"tr", "trn", "trc", "mark"}):
             yield node
+
+
+@functools.cache
+def _trees() -> dict[Path, list[ast.AST]]:
+    """Every source file's nodes, walked once for the whole session (parsing and walking
+    the code base again for each folder cost 6 s a folder)."""
+    return {path: list(ast.walk(ast.parse(path.read_text(), str(path))))
+            for top in ("bot", "cli", "engine", "i18n") for path in (ROOT / top).rglob("*.py")}
+
+
+@functools.cache
+def _marked_names() -> frozenset[str | None]:
+    """The names whose value is ``mark("...")`` where they are defined."""
+    nodes = [node for walked in _trees().values() for node in walked]
+    marked = {_target_name(target) for node in nodes
+              if isinstance(node, ast.Assign | ast.AnnAssign) and _is_mark(node.value)
+              for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
+    marked |= {node.arg for node in nodes
+               if isinstance(node, ast.keyword) and _is_mark(node.value)}  # Strategy(x=mark())
+    fields = {node.name: _fields(node) for node in nodes if isinstance(node, ast.ClassDef)}
+    marked |= {fields[node.func.id][i] for node in nodes
+               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+               and node.func.id in fields
+               for i, arg in enumerate(node.args)
+               if _is_mark(arg) and i < len(fields[node.func.id])}  # Strategy("k", mark())
+    return frozenset(marked)
 
 
 @pytest.mark.parametrize("folder", ["bot", "cli", "engine", "i18n"])
@@ -91,24 +118,11 @@ def test_every_catalog_call_names_its_words_literally(folder):
     text. The one exception: ``tr(NAME)`` of a constant, class attribute or field whose value
     is ``mark("...")`` where it is defined, so its words are in the catalogs."""
     literal_args = {"tr": (0,), "trn": (0, 1), "trc": (0, 1), "mark": (0,)}
-    trees = {path: ast.parse(path.read_text(), str(path))
-             for top in ("bot", "cli", "engine", "i18n") for path in (ROOT / top).rglob("*.py")}
-    marked = {_target_name(target) for tree in trees.values() for node in ast.walk(tree)
-              if isinstance(node, ast.Assign | ast.AnnAssign) and _is_mark(node.value)
-              for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
-    marked |= {node.arg for tree in trees.values() for node in ast.walk(tree)
-               if isinstance(node, ast.keyword) and _is_mark(node.value)}  # Strategy(x=mark())
-    fields = {node.name: _fields(node) for tree in trees.values()
-              for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-    marked |= {fields[node.func.id][i] for tree in trees.values() for node in ast.walk(tree)
-               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-               and node.func.id in fields
-               for i, arg in enumerate(node.args)
-               if _is_mark(arg) and i < len(fields[node.func.id])}  # Strategy("k", mark())
-    for path, tree in trees.items():
+    marked = _marked_names()
+    for path, walked in _trees().items():
         if path.parts[len(ROOT.parts)] != folder or path.name == "catalogs.py":
             continue
-        for call in _calls(tree):
+        for call in _calls(walked):
             for index in literal_args[call.func.id]:  # type: ignore[attr-defined]
                 arg = call.args[index] if index < len(call.args) else None
                 literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
@@ -155,7 +169,7 @@ def test_every_literal_call_reaches_its_areas_template(area):
     for path in _area_files(area):
         if not path.exists():
             continue
-        for call in _calls(ast.parse(path.read_text(), str(path))):
+        for call in _calls(ast.walk(ast.parse(path.read_text(), str(path)))):
             name = call.func.id  # type: ignore[attr-defined]
             index = 1 if name == "trc" else 0
             arg = call.args[index] if index < len(call.args) else None

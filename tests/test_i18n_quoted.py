@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import functools
 import json
 import re
 import string
@@ -195,9 +196,11 @@ def test_a_quoted_command_is_shown_under_the_readers_names():
 # --- buttons --------------------------------------------------------------------------
 
 
-def button_labels() -> set[str]:
+@functools.cache
+def button_labels() -> frozenset[str]:
     """Every button label the bot's code asks for: ``label=tr("…")`` and a picker purpose's
-    submit ``verb = mark("…")``."""
+    submit ``verb = mark("…")``. (Read once a session: parsing the code base for each
+    locale cost 1 s a locale.)"""
     labels: set[str] = set()
     for path in (ROOT / "bot").rglob("*.py"):
         for node in ast.walk(ast.parse(Path(path).read_text(), str(path))):
@@ -211,7 +214,7 @@ def button_labels() -> set[str]:
                     and call.func.id in {"tr", "mark"} and call.args
                     and isinstance(call.args[0], ast.Constant)):
                 labels.add(call.args[0].value)
-    return labels
+    return frozenset(labels)
 
 
 def test_the_buttons_are_found():

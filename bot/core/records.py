@@ -75,7 +75,8 @@ class GameRecord:
     #: ``channel_id`` is where it started. One per player; a channel's own game is unaffected.
     private: bool = False
     #: A racer's board in a race (``/race``): a private breaker game that ends at the
-    #: race's ``deadline`` (a time, like ``ended_at``), whether or not its player moves.
+    #: race's ``deadline`` (a time, like ``ended_at``), whether or not its player moves;
+    #: once the race is over, a board that ended before it has its own end as deadline.
     race_id: int | None = None
     deadline: float | None = None
     #: A breaker game's guesses, or a challenge's standing replies, in turn order.
@@ -85,6 +86,15 @@ class GameRecord:
     @property
     def active(self) -> bool:
         return self.status is GameStatus.ACTIVE
+
+    @property
+    def secret_withheld(self) -> bool:
+        """A racer's board while its race runs: its code is shown on no screen (a board, an
+        analysis, the Activity) even once the board itself ended, out of guesses or left;
+        its race's end lifts it (:meth:`~bot.store.races.RaceStore.finish`). Who solved it
+        knows the code anyway."""
+        return (self.race_id is not None and self.status is not GameStatus.WON
+                and self.deadline is not None and (self.ended_at or 0) < self.deadline)
 
     @property
     def turns_used(self) -> int:

@@ -197,6 +197,8 @@ class GameService:
                     await check(conn, new.channel_id)
             game = await self.store.create(conn, new, now=now)
             await self.store.remember_player(conn, new.started_by, user_name, now)
+        if abandoned is not None and abandoned.race_id is not None:
+            abandoned = None  # a racer's board out of its race's time: the race tells its end
         return Opened(game, abandoned)
 
     async def running(self, channel_id: int) -> GameRecord:

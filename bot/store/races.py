@@ -194,6 +194,13 @@ class RaceStore:
     async def finish(self, conn: Connection, race: RaceRecord, now: float) -> None:
         await self._move(conn, race, RaceStatus.FINISHED, "ended_at = ?", (now,))
 
+    async def show_codes(self, conn: Connection, race_id: int) -> None:
+        """The race is over: boards that ended before it show their code from now on (their
+        deadline becomes their own end: see ``GameRecord.secret_withheld``)."""
+        await conn.execute(
+            "UPDATE games SET deadline = ended_at WHERE race_id = ? AND ended_at < deadline",
+            (race_id,))
+
     async def racer_done(self, conn: Connection, race_id: int, user_id: int, *,
                          status: RacerStatus, guesses: int, best: Feedback,
                          at: float) -> bool:
@@ -219,6 +226,13 @@ class RaceStore:
             "UPDATE races SET announced = 1 WHERE id = ? AND announced = 0"
             " AND status IN ('finished', 'cancelled')", (race_id,))
         return cur.rowcount == 1
+
+    async def release_announcement(self, conn: Connection, race_id: int) -> None:
+        """The claimed ending was not shown (Discord refused the post): the next sweep
+        claims it again."""
+        await locks.alone(conn)
+        await conn.execute("UPDATE races SET announced = 0 WHERE id = ? AND announced = 1",
+                           (race_id,))
 
     async def set_board_message(self, conn: Connection, race_id: int,
                                 message_id: int) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import copy
 import json
 import logging
 import sys
@@ -36,7 +35,15 @@ from .errors import (
     InvalidInteraction,
     NoResponse,
 )
-from .models import FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole, FakeUser
+from .models import (
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    json_copy,
+)
 from .session import FakeClientSession
 from .state import (
     CallbackRecord,
@@ -642,7 +649,7 @@ class FakeDiscord:
         if rec.guild is not None:
             self._refresh_guild_cache(bot, rec.guild)
         parser = bot._connection.parsers["INTERACTION_CREATE"]
-        payload = copy.deepcopy(rec.payload)
+        payload = json_copy(rec.payload)
         tasks = self._tasks.setdefault(rec.id, [])
 
         def feed() -> None:

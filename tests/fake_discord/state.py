@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import copy
 import re
 import secrets
 import time
@@ -57,6 +56,7 @@ from .models import (
     FakeRole,
     FakeUser,
     Snowflakes,
+    json_copy,
     number_components,
     perm_value,
 )
@@ -450,6 +450,11 @@ class DiscordState:
         member.roles = [role]
         return member
 
+    def hold_commands(self, payload: list[dict[str, Any]]) -> None:
+        """Discord holds ``payload`` as the app's global commands, as an earlier run synced
+        them (the body of that run's accepted ``PUT``)."""
+        self.global_commands = [self._stored_command(c, None) for c in payload]
+
     def enable_activities(self) -> dict[str, Any]:
         """Switch Activities on, as the Developer Portal does: the application gets the
         ``EMBEDDED`` flag and Discord creates the Entry Point command "Launch" (handler 2)
@@ -459,7 +464,7 @@ class DiscordState:
         if held is None:
             held = self._stored_command(self.activities.default_entry_point(), None)
             self.global_commands.append(held)
-        return copy.deepcopy(held)
+        return json_copy(held)
 
     @property
     def client_secret(self) -> str:
@@ -1186,7 +1191,7 @@ class DiscordState:
         self._check_app(app_id)
         if gid is not None:
             self._guild(gid)  # 403 where the app was not added
-        cmds_ = copy.deepcopy(self.guild_commands.get(int(gid), []) if gid
+        cmds_ = json_copy(self.guild_commands.get(int(gid), []) if gid
                               else self.global_commands)
         if req.query.get("with_localizations") not in ("true", "True", "1"):
             for cmd in cmds_:
@@ -1196,7 +1201,7 @@ class DiscordState:
     def _stored_command(self, cmd: dict[str, Any], gid: str | None) -> dict[str, Any]:
         """``cmd`` as Discord holds it: its id (kept per scope, name and type), the app,
         a new version and the defaults Discord fills in."""
-        cmd = copy.deepcopy(cmd)
+        cmd = json_copy(cmd)
         key = (int(gid) if gid else None, cmd["name"], cmd.get("type", 1))
         cid = self._command_ids.setdefault(key, self.snowflake())
         cmd.update(id=str(cid), application_id=str(self.application_id),
@@ -1230,7 +1235,7 @@ class DiscordState:
         else:
             self.global_commands = stored
         self.command_syncs += 1
-        return ApiResponse(200, copy.deepcopy(stored))
+        return ApiResponse(200, json_copy(stored))
 
     # ---------------------------------------------------------------------- interactions
     def _interaction(self, iid: str, token: str) -> InteractionRecord:
@@ -1302,7 +1307,7 @@ class DiscordState:
         if ctype in (4, 5) and rec.forced_ephemeral:
             data = {**data, "flags": int(data.get("flags") or 0) | FLAG_EPHEMERAL}
 
-        rec.callback = CallbackRecord(ctype, copy.deepcopy(data), self.clock())
+        rec.callback = CallbackRecord(ctype, json_copy(data), self.clock())
         message: FakeMessage | None = None
         if ctype == 4:
             message = self._create_message(
@@ -1547,14 +1552,14 @@ class DiscordState:
             guild_id=chan.guild_id,
             author=self.bot_user.payload(),
             content=data.get("content") or "",
-            embeds=copy.deepcopy(data.get("embeds") or []),
+            embeds=json_copy(data.get("embeds") or []),
             components=number_components(data.get("components") or []),
             attachments=self._attachments(files, chan.id),
             flags=flags,
             tts=bool(data.get("tts")),
         )
         if data.get("message_reference"):
-            msg.message_reference = copy.deepcopy(data["message_reference"])
+            msg.message_reference = json_copy(data["message_reference"])
             msg.type = 19
         if interaction is not None and not channel_post:
             msg.webhook_id = self.application_id
@@ -1631,7 +1636,7 @@ class DiscordState:
         if "content" in data:
             msg.content = data["content"] or ""
         if "embeds" in data:
-            msg.embeds = copy.deepcopy(data["embeds"] or [])
+            msg.embeds = json_copy(data["embeds"] or [])
         if "components" in data:
             msg.components = number_components(data["components"] or [])
         if "attachments" in data or files:

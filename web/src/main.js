@@ -19,7 +19,7 @@ const api = new Api(instanceId);
 const app = {
   phase: "connecting", failure: "", me: null, place: null, modes: [], pegs: [],
   mode: null, views: {}, draft: [], cursor: 0, reply: { black: 0, white: 0 },
-  participants: [], live: "connecting", message: null, notice: "", busy: false,
+  participants: [], live: "connecting", seq: 0, message: null, notice: "", busy: false,
   form: { pegs: 4, colors: 6, max_guesses: 10, repeats: true },
 };
 
@@ -30,6 +30,7 @@ function show() {
   const view = app.views[app.mode];
   const playable = app.phase === "ready" && playing(view) && !app.busy;
   root.dataset.playable = String(playable);
+  root.dataset.seq = String(app.seq); // the last live update shown (the browser tests wait on it)
   if (playable && !performance.getEntriesByName("mastermind-playable").length) {
     performance.mark("mastermind-playable"); // bench/activity_client_bench.py reads it
   }
@@ -46,11 +47,18 @@ function freshDraft() {
   app.reply = { black: 0, white: 0 };
 }
 
+/** The game as it now stands. A game's moves only grow, so a view with fewer moves than the one
+ *  shown is older news (a live echo that arrives after the answer to a later move) and is
+ *  dropped. The row being drafted (or the key pegs being tapped) stays while it still answers
+ *  the same question: the same game, and in a challenge the same turn; an update that changes
+ *  neither (the echo of one's own move, a catch-up) never wipes taps. */
 function setView(mode, view) {
   const old = app.views[mode];
+  if (old && view && old.game_id === view.game_id && view.turn < old.turn) return; // older news
   app.views[mode] = view;
-  const sameRow = old && old.game_id === view.game_id && (old.rules?.pegs === view.rules?.pegs);
-  if (mode === app.mode && (!sameRow || !playing(view) || view.mode === "challenge")) freshDraft();
+  const sameRow = old && old.game_id === view.game_id && (old.rules?.pegs === view.rules?.pegs)
+    && (view.mode !== "challenge" || old.turn === view.turn);
+  if (mode === app.mode && (!sameRow || !playing(view))) freshDraft();
 }
 
 function refused(error) {
@@ -149,6 +157,7 @@ const actions = {
 };
 
 function liveMessage(message) {
+  if (typeof message.seq === "number") app.seq = Math.max(app.seq, message.seq);
   if (message.type === "ready" || message.type === "resync") {
     if (app.mode) loadGame(app.mode); // catch up on whatever happened while away
     return;

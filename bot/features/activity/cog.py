@@ -76,7 +76,11 @@ class ActivityCog(commands.Cog, name="activity"):
     # ---- the Activity's moves, on the channel's live board ----------------------------------
     async def show_on_board(self, moved: Moved, view: View) -> None:
         """A channel game's board shows the Activity's move (in a task of its own: the
-        mover's answer never waits for Discord)."""
+        mover's answer never waits for Discord); a move on a player's own game is told to
+        the features that show more than its board (``on_activity_moved(game_id)``: a
+        racer's board, on its race's standings)."""
+        if moved.mode is Mode.PRIVATE and str(view.get("game_id") or "").isdigit():
+            self.bot.dispatch("activity_moved", int(view["game_id"]))
         if moved.mode is not Mode.CHANNEL or not view.get("game_id"):
             return
         task = asyncio.get_running_loop().create_task(self._show(int(view["game_id"])))

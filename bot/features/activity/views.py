@@ -46,7 +46,7 @@ def busy(mode: str, game: GameRecord) -> View:
 
 def breaker(mode: str, game: GameRecord, names: Mapping[int, str]) -> View:
     """A game people break: every guess with its key pegs and who made it."""
-    over = not game.active
+    over = not game.active and not game.secret_withheld  # a racer's: once the race is over
     return {"mode": mode, "game_id": str(game.id), "status": STATUS[game.status],
             "rules": rules_view(game.rules), "turn": len(game.guesses),
             "moves": [move(g.code, g.feedback, g.player_id, names) for g in game.guesses],

@@ -51,7 +51,7 @@ class Report:
 
 def source_of_game(game: GameRecord) -> Source:
     """A finished breaker game (or match half) or challenge, as the analysis reads it."""
-    if game.active:
+    if game.active or game.secret_withheld:  # a racer's board: until the race is over
         raise GameNotOver(game)
     if game.kind is GameKind.CHALLENGE:
         turns = tuple((r.guess, r.feedback) for r in game.replies)

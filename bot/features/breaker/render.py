@@ -150,18 +150,11 @@ def _opening(game: GameRecord) -> str:
     return f"{picked} {how}"
 
 
-def race_still_on(game: GameRecord) -> bool:
-    """A racer's board that ended before the race did (out of guesses, or left): the code
-    stays hidden from them until the race ends for everyone."""
-    return (game.race_id is not None and game.status is not GameStatus.WON
-            and game.deadline is not None and (game.ended_at or 0) < game.deadline)
-
-
 def _headline(game: GameRecord) -> tuple[str, str]:
     n = game.turns_used
     rules = game.rules
     secret = code_line(game.secret) if game.secret else "?"
-    if race_still_on(game):
+    if game.secret_withheld:
         secret = tr("shown in the channel when the race ends")
     match game.status:
         case GameStatus.ACTIVE:

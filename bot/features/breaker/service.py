@@ -104,9 +104,15 @@ class BreakerService:
                           and running.id != game_id else None)
 
     def _too_late(self, latest: GameRecord | None) -> None:
-        if (latest is not None and latest.status is GameStatus.WON
-                and self.games.clock() - (latest.ended_at or 0) < LATE_GUESS_WINDOW):
+        """A guess just after the game was won, or (a racer's board) its race's time ran
+        out: said as such, not as "no game"."""
+        if latest is None or self.games.clock() - (latest.ended_at or 0) >= LATE_GUESS_WINDOW:
+            return
+        if latest.status is GameStatus.WON:
             raise TooLate(latest)
+        if latest.race_id is not None and latest.status is GameStatus.LOST and (
+                latest.guesses_left > 0):  # ended by its race's time, not out of guesses
+            raise self.games.no_game(latest, private=True)
 
     async def _play(self, conn: Connection, game: GameRecord, user_id: int, user_name: str,
                     text: str, action_id: int | None) -> GameRecord:

@@ -21,6 +21,7 @@ from ...core.errors import BadRules
 from ...core.records import GameRecord
 from ...services.games import GameService
 from ...ui.buttons import cog_of
+from ...ui.followups import moved
 from ...ui.options import (
     NO_RULE_OPTIONS,
     PRIVATE_DESCRIPTION,
@@ -147,6 +148,7 @@ class MastermindCog(
             ended = await self.games.quit_private(user_id=interaction.user.id,
                                                   game_id=private.id, action_id=interaction.id)
             await owner_of(interaction, ended).show_ended(interaction, ended)
+            moved(interaction, ended)  # a racer's forfeit: the race's standings show it
             return
         if await cog_of(interaction, MatchCog).quit(interaction):
             return
@@ -158,6 +160,7 @@ class MastermindCog(
             action_id=interaction.id,
         )
         await owner_of(interaction, ended).show_ended(interaction, ended)
+        moved(interaction, ended)
 
     @app_commands.command(name="help", description="How to play and how to read the pegs")
     async def help(self, interaction: discord.Interaction) -> None:

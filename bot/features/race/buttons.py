@@ -12,6 +12,7 @@ from enum import StrEnum
 
 import discord
 
+from ...core.enums import RaceStatus
 from ...core.errors import MalformedButton
 from ...ui.buttons import MAX_ID, ReportingButton, cog_of
 
@@ -55,3 +56,15 @@ class RaceButton(ReportingButton, prefix="mmr"):
         if self.action is None:
             raise MalformedButton()
         await _controller(interaction).on_button(interaction, self.action, self.race_id)
+
+
+def drawn_status(message: discord.Message, race_id: int) -> RaceStatus | None:
+    """What a race's board was last drawn as, read from its buttons: the lobby (Join), the
+    race under way (My board), or over (None: no buttons)."""
+    ids = {getattr(item, "custom_id", None) for row in message.components
+           for item in getattr(row, "children", ())}
+    if f"mmr:{RaceAction.JOIN.value}:{race_id}" in ids:
+        return RaceStatus.LOBBY
+    if f"mmr:{RaceAction.BOARD.value}:{race_id}" in ids:
+        return RaceStatus.RUNNING
+    return None

@@ -23,7 +23,8 @@ from ...ui.responses import respond, update
 from ...ui.translation import publicly, server_locale
 from ..breaker.cog import BreakerCog
 from ..settings.cog import rules_for
-from .buttons import RaceAction, RaceButton
+from .buttons import RaceAction, RaceButton, drawn_status
+from .errors import RaceError
 from .render import (
     dropped_words,
     joined_words,
@@ -81,6 +82,23 @@ class RaceCog(commands.Cog, name="race"):
     # ---- the buttons ------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, action: RaceAction,
                         race_id: int) -> None:
+        try:
+            await self._act(interaction, action, race_id)
+        except RaceError as refused:
+            self._redraw_if_behind(interaction, refused.race)
+            raise
+
+    def _redraw_if_behind(self, interaction: discord.Interaction, race: RaceRecord) -> None:
+        """A refused click on the race's board that shows an older state than the race's
+        (its lobby started, or the race ended, on the way: nothing else redraws it then)."""
+        message = interaction.message
+        if message is None or message.id != race.board_message_id:
+            return
+        if drawn_status(message, race.id) is not (race.status if race.open else None):
+            self.bot.rest_budget.cosmetic(message.id, lambda: self._refresh(race.id))
+
+    async def _act(self, interaction: discord.Interaction, action: RaceAction,
+                   race_id: int) -> None:
         user = interaction.user
         match action:
             case RaceAction.JOIN:
@@ -113,6 +131,7 @@ class RaceCog(commands.Cog, name="race"):
                 embed.set_footer(text=note[:2048])
         if interaction.message is not None and interaction.message.id == race.board_message_id:
             await update(interaction, embed=embed, view=view)
+            await self._catch_up(race)
         else:  # a button on a message that is not the race's board (forwarded, or old)
             await respond(interaction, embed=embed, view=view, ephemeral=True)
 
@@ -121,6 +140,16 @@ class RaceCog(commands.Cog, name="race"):
     async def on_game_moved(self, game: GameRecord, user: discord.abc.User) -> None:
         """A racer moved: the standings change (through the REST budget, newest edit only);
         a board that ended may have ended the race, which is announced at once."""
+        await self._moved(game)
+
+    @commands.Cog.listener()
+    async def on_activity_moved(self, game_id: int) -> None:
+        """A racer played their board in the Activity: the same as in the chat."""
+        game = await self.service.games.get(game_id)
+        if game is not None:
+            await self._moved(game)
+
+    async def _moved(self, game: GameRecord) -> None:
         if game.race_id is None:
             return
         race = await self.service.get(game.race_id)
@@ -146,9 +175,26 @@ class RaceCog(commands.Cog, name="race"):
         return self.bot.get_partial_messageable(race.channel_id, guild_id=race.guild_id)
 
     async def _refresh(self, race_id: int) -> bool:
-        """Edit the race's board to the race as stored now; whether Discord took it."""
+        """Edit the race's board to the race as stored now; whether Discord took it.
+
+        A board drawn before the race moved on is drawn again (:meth:`_catch_up`): the
+        race only moves forward (lobby, running, over), so this ends."""
         race = await self.service.get(race_id)
-        if race is None or race.board_message_id is None:
+        if race is None or not await self._edit(race):
+            return False
+        await self._catch_up(race)
+        return True
+
+    async def _catch_up(self, shown: RaceRecord) -> None:
+        """The board was just drawn from ``shown``: if the race has moved on since (another
+        process started or ended it, and drew its board before this edit landed), it is
+        drawn again, so the latest state is the last edit."""
+        now = await self.service.get(shown.id)
+        if now is not None and now.status is not shown.status:
+            await self._refresh(shown.id)
+
+    async def _edit(self, race: RaceRecord) -> bool:
+        if race.board_message_id is None:
             return False
         with speaking(self._locale(race)):
             embed, view = standings_embed(race), standings_view(race)
@@ -156,13 +202,14 @@ class RaceCog(commands.Cog, name="race"):
             await self._channel(race).get_partial_message(race.board_message_id).edit(
                 embed=embed, view=view)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
-            log.info("race %s: standings not updated (%s)", race_id, exc)
+            log.info("race %s: standings not updated (%s)", race.id, exc)
             return False
         return True
 
     async def _announce(self, race_id: int) -> None:
         """A race that ended: its board shows the end, and the result is posted, once
-        across processes (whoever claims it first)."""
+        across processes (whoever claims it first; a post Discord refused for a moment of
+        its own, a 5xx or 429, is claimed again by the next sweep)."""
         try:
             if not await self.service.claim_announcement(race_id):
                 return
@@ -173,8 +220,12 @@ class RaceCog(commands.Cog, name="race"):
             with speaking(self._locale(race)):
                 embed = result_embed(race)
             await self._channel(race).send(embed=embed)
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+        except discord.HTTPException as exc:  # Discord answered: the message is not there
             log.warning("race %s: the result was not posted (%s)", race_id, exc)
+            if exc.status >= 500 or exc.status == 429:
+                await self.service.release_announcement(race_id)
+        except (aiohttp.ClientError, TimeoutError) as exc:  # posted or not: never twice
+            log.warning("race %s: the result may not be posted (%s)", race_id, exc)
 
     # ---- the sweep ----------------------------------------------------------------------------
     @tasks.loop(seconds=SWEEP_SECONDS)

@@ -127,6 +127,7 @@ class RaceBoards:
         assert over is not None and over.started_at is not None
         placed = places(over.racers, over.started_at)
         await self.store.place(conn, race.id, placed, await self.rate(conn, over, placed, now))
+        await self.store.show_codes(conn, race.id)
 
 
 @dataclass(frozen=True)
@@ -201,9 +202,9 @@ class RaceService:
         now = self.clock()
         async with once(), self.games.db.transaction() as conn:
             race = await self._settled(conn, race_id, now)
-            refusal = _not_in_lobby(race) or (
-                AlreadyJoined(race) if race.racer(user_id) is not None
-                else RaceFull(race) if len(race.racers) >= MAX_RACERS else None)
+            in_it = race.open and race.racer(user_id) is not None
+            refusal = AlreadyJoined(race) if in_it else _not_in_lobby(race) or (
+                RaceFull(race) if len(race.racers) >= MAX_RACERS else None)
             if refusal is None:
                 await self.store.join(conn, race.id, user_id, now)
                 await self.games.store.remember_player(conn, user_id, user_name, now)
@@ -211,10 +212,14 @@ class RaceService:
         raise refusal  # after the commit (a lobby whose minute was up has started)
 
     async def start(self, race_id: int, *, user_id: int) -> Started:
-        """The starter starts the race before the lobby's minute is up."""
+        """The starter starts the race before the lobby's minute is up; a racer's Start on
+        a race that has started (a double tap, or its minute was up) changes nothing and
+        shows it under way."""
         now = self.clock()
         async with once(), self.games.db.transaction() as conn:
             race = await self._settled(conn, race_id, now)
+            if race.status is RaceStatus.RUNNING and race.racer(user_id) is not None:
+                return Started(race)
             refusal = _not_in_lobby(race) or (
                 NotTheStarter(race) if user_id != race.started_by else None)
             if refusal is None:
@@ -256,8 +261,8 @@ class RaceService:
             board = await self._board(conn, race.id, user_id)
         if race.status is RaceStatus.LOBBY:
             raise NotStartedYet(race)
-        if board is None:
-            raise NotInRace(race)
+        if board is None:  # a racer's ended board is no longer theirs after forget-me
+            raise NotInRace(race) if race.racer(user_id) is None else DoneRacing(race)
         return race, board
 
     async def get(self, race_id: int) -> RaceRecord | None:
@@ -281,6 +286,10 @@ class RaceService:
         """Whether this caller shows the race's ending in the channel (once in all)."""
         async with self.games.db.transaction() as conn:
             return await self.store.claim_announcement(conn, race_id)
+
+    async def release_announcement(self, race_id: int) -> None:
+        async with self.games.db.transaction() as conn:
+            await self.store.release_announcement(conn, race_id)
 
     async def set_board_message(self, race_id: int, message_id: int) -> None:
         async with self.games.db.transaction() as conn:
