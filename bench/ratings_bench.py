@@ -4,7 +4,8 @@
 
 Builds a database with the real migrations holding one server with ``--players`` rated
 players in the current season (and as many kept in last season's final standings, with
-their names), then times the bot's own RatingService calls:
+their names, and the last week's rated pairs: the daily cap's table), then times the bot's
+own RatingService calls:
 
 - a rating update per finished game: ``rate()`` inside the write transaction that ends it
   (its own cost; and that transaction whole, commit included), for a 1-vs-1 match and a
@@ -27,7 +28,7 @@ import statistics
 import time
 import warnings
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 from databases import bench_database
@@ -75,6 +76,20 @@ async def fill(db: Database, players: int) -> None:
         await conn.executemany(
             "INSERT INTO rating_seasons (guild_id, season, players) VALUES (?, ?, ?)",
             [(GUILD, season, players), (GUILD, last, players)])
+        await conn.executemany(
+            "INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games) VALUES"
+            " (?, ?, ?, ?, 1) ON CONFLICT (guild_id, day, user_a, user_b) DO NOTHING",
+            list(past_pairs(rng, players)))
+
+
+def past_pairs(rng: random.Random, players: int) -> Iterator[tuple[int, str, int, int]]:
+    """The last week's rated pairs (a game a day for every other player): the table the daily
+    cap reads is never empty in a server this size, and its statistics say so."""
+    for days_ago in range(1, 8):
+        day = model.utc_day(NOW - days_ago * 86_400)
+        for _ in range(players // 2):
+            a, b = sorted(rng.sample(range(1, players + 1), 2))
+            yield GUILD, day, a, b
 
 
 

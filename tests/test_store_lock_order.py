@@ -97,3 +97,28 @@ async def test_private_games_started_in_each_others_channels_move_at_once(two, d
     turns = await asyncio.wait_for(asyncio.gather(
         guess(first, 1, channel_a), guess(second, 2, channel_b)), 10)
     assert turns == [1, 1]
+
+
+async def test_generic_plans_asked_with_a_lock_last_to_the_end_of_its_transaction(two):
+    """``generic_plans`` rides on the round trip that takes the keys: at the BEGIN, or
+    after statements already run under another key; the next transaction on the connection
+    plans as before."""
+    games, _ = two
+
+    async def mode(conn) -> str:
+        async with conn.execute("SELECT current_setting('plan_cache_mode')") as cur:
+            ((value,),) = await cur.fetchall()
+        return str(value)
+
+    async with games.db.transaction() as conn:
+        await locks.hold(conn, locks.rating(1, 2), generic_plans=True)
+        assert await mode(conn) == "force_generic_plan"
+    async with games.db.transaction() as conn:
+        await locks.hold(conn, locks.channel(5))
+        assert await mode(conn) == "auto"
+        await locks.hold(conn, locks.rating(1, 2), generic_plans=True)
+        assert await mode(conn) == "force_generic_plan"
+    for _ in range(3):  # every connection of the pool as it was
+        async with games.db.transaction() as conn:
+            await locks.hold(conn, locks.channel(6))
+            assert await mode(conn) == "auto"

@@ -159,10 +159,11 @@ def match(match_id: int) -> Key:
         "channel", f"SELECT channel_id FROM matches WHERE id = {int(match_id)}"), lookup=True)
 
 
-async def hold(conn: Connection, *keys: Key) -> None:
-    """Lock ``keys`` until the transaction ends (PostgreSQL write transactions only)."""
+async def hold(conn: Connection, *keys: Key, generic_plans: bool = False) -> None:
+    """Lock ``keys`` until the transaction ends (PostgreSQL write transactions only; see
+    :meth:`PgTransaction.hold` for ``generic_plans``)."""
     if isinstance(conn, PgTransaction):
-        await conn.hold(*keys)
+        await conn.hold(*keys, generic_plans=generic_plans)
 
 
 def found(conn: Connection, key: Key, *same: Key) -> None:

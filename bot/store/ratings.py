@@ -183,7 +183,8 @@ class RatingStore:
         (by a retry or another process: its changes are stored). On PostgreSQL the claim
         and the reads are one statement after the locks (two round trips in all)."""
         ids = sorted(set(user_ids))
-        await locks.hold(conn, *(locks.rating(guild_id, u) for u in ids))
+        # the claim-and-read and the write that follow look rows up by key, whoever plays
+        await locks.hold(conn, *(locks.rating(guild_id, u) for u in ids), generic_plans=True)
         if not isinstance(conn, PgConnection):
             if not await self._claim_row(conn, kind, source_id, guild_id, season, now):
                 return None
