@@ -46,6 +46,23 @@ class Racer:
         return self.status is RacerStatus.RACING
 
 
+#: A race still to be played (its lobby, or running).
+OPEN = frozenset({RaceStatus.LOBBY, RaceStatus.RUNNING})
+
+
+@dataclass(frozen=True)
+class RaceHead:
+    """A race's state and board, without its racers: what a racer's move needs to know."""
+
+    id: int
+    status: RaceStatus
+    board_message_id: int | None
+
+    @property
+    def open(self) -> bool:
+        return self.status in OPEN
+
+
 @dataclass(frozen=True)
 class RaceRecord:
     id: int
@@ -67,7 +84,7 @@ class RaceRecord:
 
     @property
     def open(self) -> bool:
-        return self.status in (RaceStatus.LOBBY, RaceStatus.RUNNING)
+        return self.status in OPEN
 
     def with_changes(self, **changes: object) -> RaceRecord:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from engine import Code, Feedback, Rules, code_from_digits, format_code
 
 from ..core.enums import RacerStatus, RaceStatus
-from ..core.races import Racer, RaceRecord, RatingShown
+from ..core.races import RaceHead, Racer, RaceRecord, RatingShown
 from . import locks
 from .connection import Connection, Row
 from .games import StaleWrite
@@ -40,17 +40,25 @@ def _race(row: Row, racers: tuple[Racer, ...]) -> RaceRecord:
         racers=racers)
 
 
-def _racer(row: Row, moves: dict[int, int]) -> Racer:
+def _racer(row: Row) -> Racer:
     status = RacerStatus(row["status"])
     rating = None if row["rated"] is None else RatingShown(
         row["rating_before"], row["rating_after"], bool(row["provisional"]),
         bool(row["rated"]), row["why_not"])
     return Racer(
         user_id=row["user_id"], joined_at=row["joined_at"], status=status,
-        guesses=moves.get(row["user_id"], 0) if status is RacerStatus.RACING
-        else row["guesses"], finished_at=row["finished_at"],
-        best=Feedback(row["best_black"], row["best_white"]), place=row["place"],
-        rating=rating)
+        guesses=row["moves"] if status is RacerStatus.RACING else row["guesses"],
+        finished_at=row["finished_at"], best=Feedback(row["best_black"], row["best_white"]),
+        place=row["place"], rating=rating)
+
+
+#: A race's racers, each with the moves on their board (where a racer still racing is).
+_RACERS = (
+    f"SELECT {', '.join('r.' + c.strip() for c in _RACER_COLUMNS.split(','))},"
+    " COALESCE(m.moves, 0) AS moves FROM racers r LEFT JOIN (SELECT g.started_by,"
+    " COUNT(u.turn) AS moves FROM games g LEFT JOIN guesses u ON u.game_id = g.id"
+    " WHERE g.race_id = ? GROUP BY g.started_by) m ON m.started_by = r.user_id"
+    " WHERE r.race_id = ? ORDER BY r.joined_at, r.user_id")
 
 
 class RaceStore:
@@ -62,20 +70,16 @@ class RaceStore:
             row = await cur.fetchone()
         if row is None:
             return None
-        moves: dict[int, int] = {}
-        if row["status"] == RaceStatus.RUNNING.value:  # where each racer is, from the boards
-            async with conn.execute(
-                "SELECT g.started_by, COUNT(u.turn) FROM games g"
-                " LEFT JOIN guesses u ON u.game_id = g.id WHERE g.race_id = ?"
-                " GROUP BY g.started_by", (row["id"],),
-            ) as cur:
-                moves = {r[0]: r[1] for r in await cur.fetchall()}
-        async with conn.execute(
-            f"SELECT {_RACER_COLUMNS} FROM racers WHERE race_id = ? ORDER BY joined_at, user_id",
-            (row["id"],),
-        ) as cur:
-            racers = tuple(_racer(r, moves) for r in await cur.fetchall())
+        async with conn.execute(_RACERS, (row["id"], row["id"])) as cur:
+            racers = tuple(map(_racer, await cur.fetchall()))
         return _race(row, racers)
+
+    async def head(self, conn: Connection, race_id: int) -> RaceHead | None:
+        """What a racer's move needs of its race (one statement, no racers)."""
+        async with conn.execute("SELECT status, board_message_id FROM races WHERE id = ?",
+                                (race_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else RaceHead(race_id, RaceStatus(row[0]), row[1])
 
     async def get(self, conn: Connection, race_id: int) -> RaceRecord | None:
         key = locks.race(race_id)

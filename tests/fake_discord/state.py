@@ -234,6 +234,9 @@ class InteractionRecord:
     requests: list[RecordedRequest] = field(default_factory=list)
     expired: bool = False
     acknowledged: asyncio.Event = field(default_factory=asyncio.Event)
+    #: When the user first saw an answer (``clock``): a response with a message or a
+    #: modal, or after a deferral its first edit or follow-up (bench/ reads it).
+    answered_at: float | None = None
     #: Follow-up POSTs accepted (at most 5 where only a user install authorizes the app).
     followup_posts: int = 0
     #: The submits of the modal this interaction answered with: once one is answered,
@@ -1334,6 +1337,8 @@ class DiscordState:
         launch = (self.activities.launch(rec.user, rec.channel, rec.id)
                   if ctype == LAUNCH_ACTIVITY else None)
         rec.acknowledged.set()
+        if ctype not in (5, 6):
+            rec.answered_at = self.clock()
 
         if req.query.get("with_response") not in ("1", "true", "True"):
             return ApiResponse(204)
@@ -1389,6 +1394,7 @@ class DiscordState:
         msg = self._webhook_message(rec, which)
         data = req.json if isinstance(req.json, dict) else {}
         self._edit_message(msg, data, req.files, interaction=rec)
+        rec.answered_at = rec.answered_at or self.clock()
         return ApiResponse(200, msg.payload())
 
     def _wh_delete(self, req: ApiRequest, app_id: str, token: str, which: str) -> ApiResponse:
@@ -1410,6 +1416,7 @@ class DiscordState:
         if rec.forced_ephemeral:
             data = {**data, "flags": int(data.get("flags") or 0) | FLAG_EPHEMERAL}
         rec.followup_posts += 1
+        rec.answered_at = rec.answered_at or self.clock()
         original = (
             self.messages.get(rec.original_message_id)
             if rec.original_message_id is not None

@@ -152,7 +152,7 @@ class RaceCog(commands.Cog, name="race"):
     async def _moved(self, game: GameRecord) -> None:
         if game.race_id is None:
             return
-        race = await self.service.get(game.race_id)
+        race = await self.service.head(game.race_id)
         if race is None:
             return
         if not game.active and not race.open:
@@ -189,7 +189,7 @@ class RaceCog(commands.Cog, name="race"):
         """The board was just drawn from ``shown``: if the race has moved on since (another
         process started or ended it, and drew its board before this edit landed), it is
         drawn again, so the latest state is the last edit."""
-        now = await self.service.get(shown.id)
+        now = await self.service.head(shown.id)
         if now is not None and now.status is not shown.status:
             await self._refresh(shown.id)
 

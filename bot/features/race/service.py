@@ -24,6 +24,7 @@ from ...core.races import (
     DEFAULT_TIME_LIMIT,
     LOBBY_SECONDS,
     MAX_RACERS,
+    RaceHead,
     RaceRecord,
     RatingShown,
     places,
@@ -267,6 +268,10 @@ class RaceService:
 
     async def get(self, race_id: int) -> RaceRecord | None:
         return await self.store.get(await self.games.db.reader(), race_id)
+
+    async def head(self, race_id: int) -> RaceHead | None:
+        """The race's state and board alone (one statement: a racer's every move reads it)."""
+        return await self.store.head(await self.games.db.reader(), race_id)
 
     async def in_channel(self, channel_id: int) -> RaceRecord | None:
         return await self.store.open_in_channel(await self.games.db.reader(), channel_id)
