@@ -25,6 +25,8 @@ from test_bot_race import (
     the_result,
 )
 
+from bot.store.races import RaceStore
+
 WITHHELD = "shown in the channel when the race ends"
 #: How long Discord takes to apply an edit that another process's overtakes (seconds).
 SLOW = 3.0
@@ -453,3 +455,49 @@ async def test_a_move_just_after_the_sweep_ended_the_race_is_told_time_is_up(
         assert late.ephemeral and late.embed["title"] == "Time is up"
         assert secret not in str(late.embeds)
     assert everything(db_path) == before
+
+
+@pytest.mark.both_databases
+async def test_a_racer_another_race_took_while_this_one_started_is_left_out(
+    fake_discord, start_bot, world, db_path, monkeypatch
+):
+    """bob waits in two lobbies, in two channels. The other race starts first, while this
+    start has already read bob free (its read came before that start committed, as two
+    processes can meet): bob keeps the board he got first, and this race starts without
+    him, saying so, instead of failing on the one-private-game index."""
+    bot = await start_bot()
+    first = await open_race(fake_discord, bot, world)
+    first_id = the_race(db_path)["id"]
+    await fake_discord.click(bot, first.message, f"mmr:join:{first_id}", user=world.bob)
+    second = await fake_discord.slash(bot, "race", user=world.mod, channel=world.other,
+                                      guild=world.guild)
+    second_id = the_race(db_path)["id"]
+    await fake_discord.click(bot, second.message, f"mmr:join:{second_id}", user=world.bob)
+    await fake_discord.click(bot, first.message, f"mmr:start:{first_id}", user=world.alice)
+
+    async def read_before_the_other_start_committed(self, conn, user_ids):
+        return set()
+
+    monkeypatch.setattr(RaceStore, "with_private_game", read_before_the_other_start_committed)
+    started = await fake_discord.click(bot, second.message, f"mmr:start:{second_id}",
+                                       user=world.mod)
+    assert started.embed["title"] == f"Race #{second_id}: under way"
+    assert started.embed["footer"]["text"] == (
+        f"Left out (a private game of their own was running): <@{world.bob.id}>")
+    assert set(racers(db_path, second_id)) == {world.mod.id}
+    assert rows(db_path, "SELECT race_id FROM games WHERE started_by = ? AND status = 'active'",
+                (world.bob.id,)) == [(first_id,)]
+
+    # everyone in a lobby taken meanwhile: the race is called off, no board half-made
+    cy = fake_discord.member(world.guild, fake_discord.user("cy"))
+    lone = fake_discord.channel(world.guild, "third")
+    third = await fake_discord.slash(bot, "race", user=cy, channel=lone, guild=world.guild)
+    third_id = the_race(db_path)["id"]
+    await fake_discord.click(bot, third.message, f"mmr:join:{third_id}", user=world.bob)
+    await fake_discord.slash(bot, "mastermind new", user=cy, channel=lone, guild=world.guild,
+                             private=True)
+    off = await fake_discord.click(bot, third.message, f"mmr:start:{third_id}", user=cy)
+    assert off.embed["title"] == f"Race #{third_id}: called off"
+    assert rows(db_path, "SELECT status FROM races WHERE id = ?", (third_id,)) == [
+        ("cancelled",)]
+    assert rows(db_path, "SELECT COUNT(*) FROM games WHERE race_id = ?", (third_id,)) == [(0,)]

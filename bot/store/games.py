@@ -226,17 +226,29 @@ class GameStore:
 
     async def create(self, conn: Connection, new: NewGame, *, now: float) -> GameRecord:
         """Insert the game ``new`` describes, running from ``now``; one statement."""
+        game = await self._insert(conn, new, now, "")
+        assert game is not None
+        return game
+
+    async def create_racer_board(self, conn: Connection, new: NewGame, *, now: float
+                                 ) -> GameRecord | None:
+        """A racer's board, or None when its player has a private game running already (one
+        started, or another race's board, committed since the start read them: the start
+        holds its channel, ranked above players' keys, so the unique index decides)."""
+        return await self._insert(conn, new, now, " ON CONFLICT DO NOTHING")
+
+    async def _insert(self, conn: Connection, new: NewGame, now: float, conflict: str
+                      ) -> GameRecord | None:
         await locks.hold(conn, locks.private(new.started_by) if locks.own_player(new)
                          else locks.channel(new.channel_id))
         values = {**_columns(new, _OPENED_BY), "status": GameStatus.ACTIVE.value,
                   "created_at": now, "updated_at": now}
         async with conn.execute(
             f"INSERT INTO games ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})"
-            f" RETURNING {_GAME_COLUMNS}", tuple(values.values()),
+            f"{conflict} RETURNING {_GAME_COLUMNS}", tuple(values.values()),
         ) as cur:
             row = await cur.fetchone()
-        assert row is not None
-        return _game(row)
+        return None if row is None else _game(row)
 
     async def add_guess(
         self,

@@ -319,20 +319,22 @@ class RaceService:
 
     async def _start(self, conn: Connection, race: RaceRecord, now: float) -> Started:
         """Everyone in the lobby gets a board with the same secret, all ending at the same
-        deadline; a racer who started a private game since joining is left out."""
+        deadline; a racer who started a private game since joining is left out (also one
+        whose game, or another race's board, was committed while this start ran)."""
         busy = await self.store.with_private_game(conn, (r.user_id for r in race.racers))
+        if len(busy) < len(race.racers):
+            race = await self.store.start(conn, race, now)
+            # boards in player order: two starts sharing players wait in one order (PostgreSQL)
+            for user_id in sorted(r.user_id for r in race.racers if r.user_id not in busy):
+                board = await self.games.store.create_racer_board(conn, NewGame(
+                    GameKind.BREAKER, race.guild_id, race.channel_id, user_id, race.rules,
+                    secret=race.secret, private=True, race_id=race.id, deadline=race.deadline),
+                    now=now)
+                if board is None:
+                    busy.add(user_id)
         await self.store.drop(conn, race.id, busy)
         if len(busy) == len(race.racers):
             await self.store.cancel(conn, race, now)
-            return Started(await self._reread(conn, race.id), tuple(sorted(busy)))
-        race = await self.store.start(conn, race, now)
-        for racer in race.racers:
-            if racer.user_id in busy:
-                continue
-            await self.games.store.create(conn, NewGame(
-                GameKind.BREAKER, race.guild_id, race.channel_id, racer.user_id, race.rules,
-                secret=race.secret, private=True, race_id=race.id, deadline=race.deadline),
-                now=now)
         return Started(await self._reread(conn, race.id), tuple(sorted(busy)))
 
     async def _board(self, conn: Connection, race_id: int, user_id: int) -> GameRecord | None:
