@@ -6,7 +6,9 @@ that plays Discord's client (tests/activity_browser.py).
     .venv/bin/python bench/ux_activity.py docs/ux [--locales en-US,ja,de]
 
 Each locale gives a channel game with three players' guesses (``activity_<locale>_phone.png``
-and ``..._desktop.png``); English also a challenge on a phone (``activity_challenge_phone.png``).
+and ``..._desktop.png``); English also a challenge on a phone
+(``activity_challenge_phone.png``) and its Give up asking again
+(``activity_give_up_phone.png``).
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ async def challenge(stack: Stack, out: Path) -> None:
         await page.wait_playable()
     await page.app.click("[data-key='black-more']")
     await page.page.screenshot(path=out / "activity_challenge_phone.png", full_page=True)
+    await page.app.click("[data-key='give-up']")  # once: it asks again
+    await page.page.screenshot(path=out / "activity_give_up_phone.png",
+                               clip={"x": 0, "y": 300, "width": PHONE["width"], "height": 320})
     await stack.discord.close(page)
 
 

@@ -169,6 +169,51 @@ async def test_the_activity_and_the_chat_play_one_game(stack: Stack) -> None:
         await stack.discord.close(page)
 
 
+async def test_giving_up_takes_two_taps_and_shows_the_code(stack: Stack) -> None:
+    """The first tap on Give up asks again (a stray tap on a phone loses nothing); the
+    second ends the game with its code shown, live for everyone and on the channel's board.
+    Only the game's starter is offered it, and a forged request from another is refused
+    with nothing stored."""
+    async with asyncio.timeout(BUDGET):
+        ivy, jon = stack.user("ivy"), stack.user("jon")
+        channel, (page, other), secret = await stack.channel_game(
+            "give-up", ivy, jon, viewport=PHONE, platform="mobile")
+        words = client_words(None)
+        await other.wait_playable()
+        assert await other.app.query_selector("[data-key='give-up']") is None
+        ((game_id,),) = query(stack.db, "SELECT id FROM games WHERE channel_id = ?", channel.id)
+
+        async def as_quit(route: Any) -> None:  # jon's guess sent as a Give up, forged
+            await route.continue_(url=route.request.url.replace("/api/guess", "/api/quit"))
+
+        await other.context.route("**/api/guess*", as_quit)
+        await other.tap_code(two_wrong(secret)[0])
+        await other.app.click("[data-key='submit']")
+        assert await other.wait_message() == error_words("not_your_game", None)
+        await other.context.unroute("**/api/guess*")
+        assert query(stack.db, "SELECT status FROM games WHERE id = ?", game_id) == [
+            ("active",)]
+
+        await page.app.click("[data-key='give-up']")
+        assert await page.app.text_content("[data-key='give-up']") == words["give_up_sure"]
+        assert query(stack.db, "SELECT status FROM games WHERE id = ?", game_id) == [
+            ("active",)]
+        await page.app.click("[data-key='give-up']")
+        for seen in (page, other):
+            await seen.app.wait_for_selector(".secret .peg")
+            assert await seen.app.eval_on_selector_all(
+                ".secret .peg", "pegs => pegs.map(p => p.dataset.digit).join('')") == secret
+            assert await seen.app.text_content(".result") == words["ended"]
+        assert query(stack.db, "SELECT status FROM games WHERE id = ?", game_id) == [("quit",)]
+        await stack.server.wait_until(
+            lambda: any(m.embeds and m.embeds[0].get("title") == "Game ended"
+                        for m in stack.server.state.channel_history(channel)),
+            timeout=10, what="the channel's board to show the game ended")
+        await page.app.wait_for_selector("[data-key='new-game']")  # a new one can begin
+        for opened in (page, other):
+            await stack.discord.close(opened)
+
+
 async def test_the_page_catches_up_after_the_bot_restarts(stack: Stack) -> None:
     async with asyncio.timeout(BUDGET * 2):
         gus, hal = stack.user("gus"), stack.user("hal")

@@ -404,3 +404,39 @@ async def test_a_viewer_catches_up_after_the_bot_restarts(
     assert (await back.next())["type"] == "resync"
     assert [m["code"] for m in (await again.game("channel")).body["moves"]] == [miss(secret)]
     await back.close()
+
+
+@pytest.mark.both_databases
+async def test_giving_up_a_private_game_and_a_challenge_once(
+        fake_discord, start_bot, world, http, db_path):
+    """Give up, tapped three times at once, ends the game once (one quit stored, every tap
+    shown the game as it ended, with its code); the channel's game is its starter's to
+    give up; a game of another mode, or another player's, is refused with nothing stored."""
+    bot = await start_activity_bot(start_bot, fake_discord)
+    alice, bob = await signed_in(http, bot, fake_discord, world, world.alice, world.bob)
+    for mode, rules in (("private", {}), ("challenge", {"pegs": 3, "colors": 4})):
+        view = (await alice.new(mode, **rules)).body
+        before = snapshot(db_path)
+        for refused, who, asked in ((403, bob, mode), (400, alice, "daily")):
+            answer = await who.call("POST", "/api/quit", {"mode": asked,
+                                                           "game_id": view["game_id"]})
+            assert answer.status == refused and answer.body["error"]["message"]
+        assert snapshot(db_path) == before
+        taps = await asyncio.gather(*(alice.call("POST", "/api/quit", {
+            "mode": mode, "game_id": view["game_id"]}) for _ in range(3)))
+        assert [t.status for t in taps] == [200] * 3, [t.body for t in taps]
+        assert all(t.body["status"] == "quit" for t in taps)
+        # the code shown, but in a challenge, where the player kept it to themselves
+        assert all(bool(t.body.get("secret")) == (mode == "private") for t in taps)
+        assert [g["status"] for g in snapshot(db_path)["games"]
+                if g["id"] == int(view["game_id"])] == ["quit"]
+    channel = (await alice.new("channel")).body
+    await settled(bot)
+    before = snapshot(db_path)
+    not_his = await bob.call("POST", "/api/quit", {"mode": "channel",
+                                                   "game_id": channel["game_id"]})
+    assert not_his.status == 403 and not_his.error == "not_your_game"
+    assert snapshot(db_path) == before
+    ended = await alice.call("POST", "/api/quit", {"mode": "channel",
+                                                   "game_id": channel["game_id"]})
+    assert ended.status == 200 and ended.body["status"] == "quit"

@@ -278,9 +278,13 @@ class GameService:
         return await self.store.latest_private(await self.db.reader(), user_id)
 
     async def quit(self, *, channel_id: int, user_id: int, can_manage: bool,
-                   action_id: int | None = None) -> GameRecord:
+                   action_id: int | None = None, game_id: int | None = None) -> GameRecord:
+        """End the channel's game: ``game_id``, the one the player was shown, if given (a
+        game that ended meanwhile is no game running, even if another has begun)."""
         async with once(), self.db.transaction() as conn:
             game, abandoned = await self.load_active(conn, channel_id)
+            if game is not None and game_id not in (None, game.id):
+                game = None
             allowed = game is not None and (game.started_by == user_id or can_manage)
             if game is not None and allowed:
                 return await self.end(conn, game, GameEnding(GameStatus.QUIT, action_id=action_id),

@@ -20,10 +20,12 @@ const app = {
   phase: "connecting", failure: "", me: null, place: null, modes: [], pegs: [],
   mode: null, views: {}, draft: [], cursor: 0, reply: { black: 0, white: 0 },
   participants: [], live: "connecting", seq: 0, message: null, notice: "", busy: false,
+  quitting: false, // "Give up" tapped once: the next tap gives up
   form: { pegs: 4, colors: 6, max_guesses: 10, repeats: true },
 };
 
 function show() {
+  if (!playing(app.views[app.mode])) app.quitting = false;
   redraw(root, render(app, actions));
   root.setAttribute("aria-busy", String(app.phase === "connecting"));
   document.documentElement.lang = (app.locale ?? "en").replace("_", "-");
@@ -154,7 +156,21 @@ const actions = {
   newGame() {
     return send("/api/new", { mode: app.mode, ...app.form });
   },
+  /** Two taps: the first asks, the second gives up (a phone's stray tap loses nothing). */
+  giveUp() {
+    const view = app.views[app.mode];
+    if (!playing(view)) return;
+    if (!app.quitting) {
+      app.quitting = true;
+      return show();
+    }
+    app.quitting = false;
+    return send("/api/quit", { mode: app.mode, game_id: view.game_id });
+  },
 };
+for (const [name, act] of Object.entries(actions)) { // any other action: "Give up" asks again
+  if (name !== "giveUp") actions[name] = (...args) => { app.quitting = false; return act(...args); };
+}
 
 function liveMessage(message) {
   if (typeof message.seq === "number") app.seq = Math.max(app.seq, message.seq);

@@ -109,6 +109,11 @@ function board(app, view, act) {
   if (said.length) parts.push(h("div", { class: "result", role: "status" }, said.map((line) => h("p", {}, line))));
   parts.push(message(app));
   parts.push(h("p", { class: "notice", "aria-live": "polite" }, app.notice ?? ""));
+  if (SIZED.has(view.mode) && playing(view) && (view.mode !== "channel" || view.started_by?.id === app.me?.id)) {
+    parts.push(h("p", { class: "give-up" },
+      h("button", { type: "button", class: app.quitting ? "danger" : "quiet", "data-key": "give-up", onclick: act.giveUp, disabled: app.busy },
+        app.quitting ? t("give_up_sure") : t("give_up"))));
+  }
   if (SIZED.has(view.mode) && view.status !== "running" && view.status !== "busy") {
     parts.push(newGame(app, act));
   }

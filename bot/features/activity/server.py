@@ -108,6 +108,7 @@ class ActivityServer:
         app.router.add_post("/api/guess", self.guess)
         app.router.add_post("/api/reply", self.reply)
         app.router.add_post("/api/answer", self.answer)
+        app.router.add_post("/api/quit", self.quit)
         app.router.add_get("/api/live", self.live)
         app.router.add_get("/{path:.+}", self.file)
         return app
@@ -298,6 +299,15 @@ class ActivityServer:
         if not isinstance(code, str) or len(code) > 100:
             raise ActivityError("bad_request")
         return await self._moved(*await self.games.answer(place, player, code=code))
+
+    async def quit(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        player, place = await self._member(request, body)
+        mode = self.games.check_mode(place, str(body.get("mode", "")))
+        game_id = body.get("game_id")
+        if not isinstance(game_id, str):
+            raise ActivityError("bad_request")
+        return await self._moved(*await self.games.quit(mode, place, player, game_id=game_id))
 
     async def _moved(self, view: View, moved: Moved) -> web.Response:
         """Answer the mover, then tell the live viewers (and the channel's board)."""

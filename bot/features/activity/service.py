@@ -22,7 +22,7 @@ from engine import STRATEGIES, InvalidRules, Rules, strongest_strategy
 
 from ...core.codes import read_code
 from ...core.enums import GameKind
-from ...core.errors import AlreadyDone, BadRules, UnknownStrategy, UserError
+from ...core.errors import AlreadyDone, BadRules, NoGameRunning, UnknownStrategy, UserError
 from ...core.records import GameRecord, GuessRecord
 from ...services.games import GameService
 from ..breaker.service import BreakerService
@@ -282,6 +282,31 @@ class ActivityGames:
             game = await self._replayed(game.id)
         return await self._game_view(Mode.CHALLENGE, game), self._moved(
             Mode.CHALLENGE, place, player)
+
+    async def quit(self, mode: Mode, place: Place, player: Player, *, game_id: str
+                   ) -> tuple[View, Moved]:
+        """The player gives up the game they were shown (the channel's: only its starter;
+        the Activity does not know who may manage messages, so moderators end games with
+        ``/mastermind quit``); a game ended already (a double tap, or someone's move ended
+        it) is shown as it ended."""
+        if mode not in (Mode.CHANNEL, Mode.PRIVATE, Mode.CHALLENGE):
+            raise ActivityError("not_here")
+        game = await self._own(mode, place, player, game_id)
+        if mode is Mode.CHANNEL and game.started_by != player.id:
+            raise ActivityError("not_your_game", 403)
+        if game.active:
+            key = action_id("quit", game.id)
+            try:
+                if mode is Mode.CHANNEL:
+                    game = await self.games.quit(channel_id=place.channel_id,
+                                                 user_id=player.id, can_manage=False,
+                                                 action_id=key, game_id=game.id)
+                else:
+                    game = await self.games.quit_private(user_id=player.id, game_id=game.id,
+                                                         action_id=key)
+            except (AlreadyDone, NoGameRunning):  # ended meanwhile: shown as it ended
+                game = await self._replayed(game.id)
+        return await self._game_view(mode, game), self._moved(mode, place, player)
 
     async def answer(self, place: Place, player: Player, *, code: str
                      ) -> tuple[View, Moved]:

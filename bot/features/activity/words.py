@@ -33,6 +33,8 @@ CLIENT: dict[str, str] = {
     "no_game": mark("No game yet: start one."),
     "busy": mark("Another kind of game is running in this channel: play it in the chat."),
     "new_game": mark("New game"),
+    "give_up": mark("Give up"),
+    "give_up_sure": mark("Give up? Tap again to end the game"),
     "start": mark("Start the game"),
     "pegs": mark("Pegs"),
     "colors": mark("Colours"),
