@@ -44,6 +44,10 @@ async def started_race(fake, bot, world, db_path, *people, **options):
     return race_id, board, the_race(db_path)["secret"]
 
 
+def secret_of_race(db_path, race_id: int) -> str:
+    return rows(db_path, "SELECT secret FROM races WHERE id = ?", (race_id,))[0][0]
+
+
 def board_of(db_path, race_id: int, user_id: int) -> int:
     return rows(db_path, "SELECT id FROM games WHERE race_id = ? AND started_by = ?",
                 (race_id, user_id))[0][0]
@@ -481,9 +485,14 @@ async def test_a_racer_another_race_took_while_this_one_started_is_left_out(
     monkeypatch.setattr(RaceStore, "with_private_game", read_before_the_other_start_committed)
     started = await fake_discord.click(bot, second.message, f"mmr:start:{second_id}",
                                        user=world.mod)
-    assert started.embed["title"] == f"Race #{second_id}: under way"
-    assert started.embed["footer"]["text"] == (
+    board = fake_discord.message(second.message.id)
+    assert board.embeds[0]["title"] == f"Race #{second_id}: under way"
+    (note,) = started.followups  # in the channel, where the standings' edits leave it be
+    assert not note.ephemeral and note.content == (
         f"Left out (a private game of their own was running): <@{world.bob.id}>")
+    await fake_discord.slash(bot, "guess", user=world.mod, channel=world.other,
+                             guild=world.guild, code=miss(secret_of_race(db_path, second_id)))
+    assert fake_discord.message(note.id).content == note.content
     assert set(racers(db_path, second_id)) == {world.mod.id}
     assert rows(db_path, "SELECT race_id FROM games WHERE started_by = ? AND status = 'active'",
                 (world.bob.id,)) == [(first_id,)]
@@ -497,7 +506,9 @@ async def test_a_racer_another_race_took_while_this_one_started_is_left_out(
     await fake_discord.slash(bot, "mastermind new", user=cy, channel=lone, guild=world.guild,
                              private=True)
     off = await fake_discord.click(bot, third.message, f"mmr:start:{third_id}", user=cy)
-    assert off.embed["title"] == f"Race #{third_id}: called off"
+    assert fake_discord.message(third.message.id).embeds[0]["title"] == (
+        f"Race #{third_id}: called off")
+    assert len(off.followups) == 1  # who was left out, in the channel
     assert rows(db_path, "SELECT status FROM races WHERE id = ?", (third_id,)) == [
         ("cancelled",)]
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE race_id = ?", (third_id,)) == [(0,)]

@@ -108,8 +108,12 @@ class RaceCog(commands.Cog, name="race"):
                 await send_ephemeral_words(interaction, joined_words(race))
             case RaceAction.START:
                 started = await self.service.start(race_id, user_id=user.id)
-                await self._update(interaction, started.race,
-                                   dropped_words(started.dropped) if started.dropped else None)
+                await self._update(interaction, started.race)
+                if started.dropped:  # said in the channel: the board's next edit keeps no note
+                    with publicly(interaction):
+                        note = dropped_words(started.dropped)
+                    await interaction.followup.send(note, allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(u) for u in started.dropped]))
             case RaceAction.LEAVE:
                 race = await self.service.leave(race_id, user_id=user.id,
                                                 action_id=interaction.id)
