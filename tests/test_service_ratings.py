@@ -192,9 +192,14 @@ async def test_a_big_race_with_a_capped_player_and_a_season_carried(services, db
                                 " rated_games g USING (kind, source_id) WHERE c.user_id = ?"
                                 " AND c.why_not IS NULL GROUP BY g.season", user)
         assert (games, total) == (dict(counted).get(november, 0), sum(n for _, n in counted))
-        (after,), = rows(db_path, "SELECT after FROM rating_changes WHERE user_id = ?"
-                                  " AND why_not IS NULL ORDER BY source_id DESC LIMIT 1", user)
-        assert after == rating
+        # this season's changes chain, each starting where one before it ended (games
+        # ended at once are rated in whichever order their locks were granted): the
+        # rating stored is the one the chain ends at
+        chain = rows(db_path, "SELECT c.before, c.after FROM rating_changes c JOIN rated_games"
+                              " g USING (kind, source_id) WHERE c.user_id = ? AND"
+                              " c.why_not IS NULL AND g.season = ?", user, november)
+        starts = {before for before, _ in chain}
+        assert [after for _, after in chain if after not in starts] == [rating]
     assert rows(db_path, "SELECT season, user_id FROM season_standings ORDER BY user_id") == [
         (october, u) for u in six]
     assert dict(rows(db_path, "SELECT season, players FROM rating_seasons")) == {
