@@ -512,3 +512,22 @@ async def test_a_racer_another_race_took_while_this_one_started_is_left_out(
     assert rows(db_path, "SELECT status FROM races WHERE id = ?", (third_id,)) == [
         ("cancelled",)]
     assert rows(db_path, "SELECT COUNT(*) FROM games WHERE race_id = ?", (third_id,)) == [(0,)]
+
+
+@pytest.mark.both_databases
+async def test_a_racer_plays_and_quits_their_board_from_another_channel(
+    fake_discord, start_bot, world, db_path
+):
+    """A racer's board is theirs wherever they type: /guess and /mastermind quit in another
+    channel reach it (its writes lock as the race's channel, taken in order)."""
+    bot = await start_bot()
+    race_id, _, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
+    moved = await fake_discord.slash(bot, "guess", user=world.bob, channel=world.other,
+                                     guild=world.guild, code=miss(secret))
+    assert moved.ephemeral
+    assert rows(db_path, "SELECT COUNT(*) FROM guesses WHERE game_id = ?",
+                (board_of(db_path, race_id, world.bob.id),)) == [(1,)]
+    quit = await fake_discord.slash(bot, "mastermind quit", user=world.bob,
+                                    channel=world.other, guild=world.guild)
+    assert quit.ephemeral
+    assert racers(db_path, race_id)[world.bob.id][0] == "left"

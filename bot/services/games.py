@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..core.clock import Clock, system_clock
 from ..core.config import DEFAULT_IDLE_HOURS
@@ -23,7 +24,7 @@ from ..core.errors import (
     UserError,
 )
 from ..core.records import GameEnding, GameRecord, NewGame
-from ..store import Connection, Database, GameStore, StatsStore, once
+from ..store import BoardElsewhere, Connection, Database, GameStore, StatsStore, once
 
 DEFAULT_IDLE_TIMEOUT = DEFAULT_IDLE_HOURS * 3600
 
@@ -43,6 +44,9 @@ def _no_override(guild_id: int | None) -> float | None:
 
 def _every_channel(guild_id: int | None, channel_id: int) -> None:
     return None
+
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -136,24 +140,35 @@ class GameService:
         game = await self.store.active_in_channel(conn, channel_id)
         return await self.end_if_idle(conn, game)
 
+    async def twice(self, attempt: Callable[[int | None], Awaitable[T]]) -> T:
+        """Run ``attempt`` (a write transaction reaching the player's private game, given
+        the race channel to hold from the start); once more holding the channel of a
+        racer's board it found (:class:`~bot.store.BoardElsewhere`: nothing was written)."""
+        try:
+            return await attempt(None)
+        except BoardElsewhere as elsewhere:
+            return await attempt(elsewhere.channel_id)
+
     async def load_private(
-        self, conn: Connection, user_id: int
+        self, conn: Connection, user_id: int, race_channel: int | None = None
     ) -> tuple[GameRecord | None, GameRecord | None]:
         """The player's running private game, like :meth:`load_active`."""
-        return await self.end_if_idle(conn, await self.store.active_private(conn, user_id))
+        return await self.end_if_idle(conn, await self.store.active_private(
+            conn, user_id, race_channel))
 
     async def load_for(
         self, conn: Connection, *, channel_id: int, user_id: int, which: Which = Which.AUTO,
-        fits: Callable[[GameRecord], bool] | None = None,
+        fits: Callable[[GameRecord], bool] | None = None, race_channel: int | None = None,
     ) -> tuple[GameRecord | None, GameRecord | None, bool]:
         """In a write transaction, the game a move made in this channel means (the rule of
         :meth:`private_meant`), like :meth:`load_active`: ``(running game or None, game just
         abandoned or None, whether the player's private game was meant)``. Chosen under the
-        write lock, so moves keep their order whichever game they land on."""
+        write lock, so moves keep their order whichever game they land on. Run it through
+        :meth:`twice` (``race_channel``)."""
         if which is Which.AUTO:  # both games are read in nearly every case
-            await self.store.hold_both(conn, channel_id, user_id)
+            await self.store.hold_both(conn, channel_id, user_id, race_channel)
         if which is not Which.CHANNEL:
-            private = await self.store.active_private(conn, user_id)
+            private = await self.store.active_private(conn, user_id, race_channel)
             if private is None and which is Which.PRIVATE:
                 return None, None, True
             if private is not None and (
@@ -184,19 +199,25 @@ class GameService:
         if not new.private:
             self.channel_allowed(new.guild_id, new.channel_id)
         now = self.clock()
-        async with once(), self.db.transaction() as conn:
-            if new.private:
-                running, abandoned = await self.load_private(conn, new.started_by)
-                if running is not None:
-                    raise self.running_private(running)
-            else:
-                running, abandoned = await self.load_active(conn, new.channel_id)
-                if running is not None:
-                    raise GameAlreadyRunning(running)
-                for check in self.channel_checks:
-                    await check(conn, new.channel_id)
-            game = await self.store.create(conn, new, now=now)
-            await self.store.remember_player(conn, new.started_by, user_name, now)
+
+        async def attempt(race_channel: int | None) -> tuple[GameRecord, GameRecord | None]:
+            async with once(), self.db.transaction() as conn:
+                if new.private:
+                    running, abandoned = await self.load_private(conn, new.started_by,
+                                                                 race_channel)
+                    if running is not None:
+                        raise self.running_private(running)
+                else:
+                    running, abandoned = await self.load_active(conn, new.channel_id)
+                    if running is not None:
+                        raise GameAlreadyRunning(running)
+                    for check in self.channel_checks:
+                        await check(conn, new.channel_id)
+                game = await self.store.create(conn, new, now=now)
+                await self.store.remember_player(conn, new.started_by, user_name, now)
+                return game, abandoned
+
+        game, abandoned = await self.twice(attempt)
         if abandoned is not None and abandoned.race_id is not None:
             abandoned = None  # a racer's board out of its race's time: the race tells its end
         return Opened(game, abandoned)
@@ -298,12 +319,15 @@ class GameService:
                            action_id: int | None = None) -> GameRecord:
         """The player ends their private game (nobody else can see it, let alone end it):
         ``game_id``, the one they were shown, if given."""
-        async with once(), self.db.transaction() as conn:
-            game, abandoned = await self.load_private(conn, user_id)
-            if game is not None and game_id in (None, game.id):
-                return await self.end(conn, game, GameEnding(GameStatus.QUIT, action_id=action_id),
-                                      now=self.clock(), by=user_id)
-        raise self.no_game(abandoned, private=True)
+        async def attempt(race_channel: int | None) -> GameRecord:
+            async with once(), self.db.transaction() as conn:
+                game, abandoned = await self.load_private(conn, user_id, race_channel)
+                if game is not None and game_id in (None, game.id):
+                    return await self.end(conn, game, GameEnding(
+                        GameStatus.QUIT, action_id=action_id), now=self.clock(), by=user_id)
+            raise self.no_game(abandoned, private=True)
+
+        return await self.twice(attempt)
 
     async def set_board_message(self, game_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:

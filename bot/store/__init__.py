@@ -11,7 +11,7 @@ from .db import (
     is_duplicate_action,
     once,
 )
-from .games import GameStore, StaleWrite
+from .games import BoardElsewhere, GameStore, StaleWrite
 from .matches import MatchStore
 from .replies import ReplyStore
 from .stats import Board, StatsStore
@@ -19,6 +19,7 @@ from .stats import Board, StatsStore
 __all__ = [
     "INTEGRITY_ERRORS",
     "Board",
+    "BoardElsewhere",
     "Connection",
     "Database",
     "DatabaseUnusable",

@@ -111,6 +111,21 @@ class StaleWrite(Exception):
     """The stored game changed since it was read; the caller's transaction rolls back."""
 
 
+class BoardElsewhere(Exception):
+    """The player's running private game is a racer's board, whose writes lock as its
+    race's channel: ranked below the player's own key, taken first, so that channel cannot
+    be taken now. Raised before anything is written; the transaction begins again holding
+    the channel too (:meth:`~bot.services.games.GameService.twice`)."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(channel_id)
+        self.channel_id = channel_id
+
+
+def _race_key(channel_id: int | None) -> tuple[locks.Key, ...]:
+    return () if channel_id is None else (locks.channel(channel_id),)
+
+
 class GameStore:
     """Stateless: one instance serves every connection."""
 
@@ -127,11 +142,14 @@ class GameStore:
             return game.with_changes(replies=tuple(await self.replies.standing(conn, game.id)))
         return game.with_changes(guesses=tuple(await self._guesses(conn, game.id)))
 
-    async def hold_both(self, conn: Connection, channel_id: int, user_id: int) -> None:
+    async def hold_both(self, conn: Connection, channel_id: int, user_id: int,
+                        race_channel: int | None = None) -> None:
         """Hold the player's private game and the channel's game in one round trip (a move
         that may mean either reads both, each under its key: apart, the channel's key
-        cost one more round trip before the move's first read)."""
-        await locks.hold(conn, locks.private(user_id), locks.channel(channel_id))
+        cost one more round trip before the move's first read); ``race_channel``: see
+        :class:`BoardElsewhere`."""
+        await locks.hold(conn, locks.private(user_id), locks.channel(channel_id),
+                         *_race_key(race_channel))
 
     async def active_in_channel(
         self, conn: Connection, channel_id: int
@@ -141,11 +159,17 @@ class GameStore:
         return await self._one(conn, "channel_id = ? AND status = 'active' AND private = 0",
                                (channel_id,))
 
-    async def active_private(self, conn: Connection, user_id: int) -> GameRecord | None:
-        """A player's running private game (one at most)."""
-        await locks.hold(conn, locks.private(user_id))
-        return await self._one(conn, "started_by = ? AND status = 'active' AND private = 1",
+    async def active_private(self, conn: Connection, user_id: int,
+                             race_channel: int | None = None) -> GameRecord | None:
+        """A player's running private game (one at most); in a write transaction, one it
+        could not write to raises :class:`BoardElsewhere` (``race_channel``: its channel,
+        held from the start on the second try)."""
+        await locks.hold(conn, locks.private(user_id), *_race_key(race_channel))
+        game = await self._one(conn, "started_by = ? AND status = 'active' AND private = 1",
                                (user_id,))
+        if game is not None and not locks.holding(conn, locks.of_game(game)):
+            raise BoardElsewhere(game.channel_id)
+        return game
 
     async def latest_private(self, conn: Connection, user_id: int) -> GameRecord | None:
         await locks.hold(conn, locks.private(user_id))

@@ -166,6 +166,12 @@ async def hold(conn: Connection, *keys: Key, generic_plans: bool = False) -> Non
         await conn.hold(*keys, generic_plans=generic_plans)
 
 
+def holding(conn: Connection, key: Key) -> bool:
+    """Whether a write to what ``key`` locks may go on here (held, or no keys: SQLite, a
+    reader)."""
+    return not isinstance(conn, PgTransaction) or conn.holds(key)
+
+
 def found(conn: Connection, key: Key, *same: Key) -> None:
     """``key`` (held) turned out to be the same lock as ``same`` (a game found by its id is
     its channel's, or its player's): so they are held too."""

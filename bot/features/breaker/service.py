@@ -64,12 +64,20 @@ class BreakerService:
         """A guess at the channel's game, or at the player's private game when the guess
         means it (:meth:`GameService.load_for`)."""
         games = self.games
-        async with once(), games.db.transaction() as conn:
-            game, abandoned, private = await games.load_for(
-                conn, channel_id=channel_id, user_id=user_id, which=which,
-                fits=lambda g: g.kind is GameKind.BREAKER)
-            if game is not None:
-                return await self._play(conn, game, user_id, user_name, text, action_id)
+
+        async def attempt(race_channel: int | None
+                          ) -> tuple[GameRecord | None, GameRecord | None, bool]:
+            async with once(), games.db.transaction() as conn:
+                game, abandoned, private = await games.load_for(
+                    conn, channel_id=channel_id, user_id=user_id, which=which,
+                    fits=lambda g: g.kind is GameKind.BREAKER, race_channel=race_channel)
+                if game is not None:
+                    game = await self._play(conn, game, user_id, user_name, text, action_id)
+                return game, abandoned, private
+
+        played, abandoned, private = await games.twice(attempt)
+        if played is not None:
+            return played
         # No running game (an idle one was just recorded as abandoned, and committed).
         if abandoned is None:
             # just after a win here, or in the player's private game that this guess meant
