@@ -54,5 +54,20 @@ async def race(scene: Scene) -> dict[str, list[dict]]:
     return screens
 
 
+async def race_left_out(scene: Scene) -> dict[str, list[dict]]:
+    """bob started a private game after joining: the start leaves him out, and says so."""
+    alice, bob, carol = scene.players
+    opened = await scene.slash("race", alice, max_guesses=4)
+    board = opened.message
+    race_id, _ = _race(scene.db)
+    for racer in (bob, carol):
+        await scene.click(board, f"mmr:join:{race_id}", racer)
+    await scene.slash("mastermind new", bob, private=True)
+    since = board.id
+    await scene.click(board, f"mmr:start:{race_id}", alice)
+    public = [p for p in scene.channel(since=since) if not p.get("flags", 0) & 64]
+    return {"race_left_out": [scene.payload(board), *public]}
+
+
 if __name__ == "__main__":
-    cli(lambda out: dump(out, (race,)))
+    cli(lambda out: dump(out, (race, race_left_out)))
