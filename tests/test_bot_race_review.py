@@ -270,7 +270,8 @@ async def test_the_last_move_and_two_sweeps_meet_the_race_ends_once(
     wall_clock.advance(600)  # the deadline, as bob's last move arrives
     late, *_ = await asyncio.gather(guess(fake_discord, other, world, world.bob, secret),
                                     cog(bot).sweep(), cog(other).sweep())
-    assert late.ephemeral and late.embed["title"] == "Time is up"
+    # its answer (the result, which the move may post itself, follows in the channel)
+    assert late.original.ephemeral and late.original.embeds[0]["title"] == "Time is up"
     await the_result(fake_discord, world)
     await asyncio.gather(cog(bot).sweep(), cog(other).sweep())
     assert the_race(db_path)["status"] == "finished"
@@ -531,3 +532,19 @@ async def test_a_racer_plays_and_quits_their_board_from_another_channel(
                                     channel=world.other, guild=world.guild)
     assert quit.ephemeral
     assert racers(db_path, race_id)[world.bob.id][0] == "left"
+
+
+async def test_a_late_move_that_ends_the_race_posts_its_result_at_once(
+    fake_discord, start_bot, world, db_path, wall_clock
+):
+    """bob's move comes after the race's time: he is told time is up, and as his board's
+    end ended the race, the result is posted then, not at the next sweep."""
+    bot = await start_bot()
+    cog(bot).sweeping.cancel()  # no sweep: only the move can end the race here
+    _, _, secret = await started_race(fake_discord, bot, world, db_path, world.bob)
+    await guess(fake_discord, bot, world, world.alice, secret)
+    wall_clock.advance(600)
+    late = await guess(fake_discord, bot, world, world.bob, miss(secret))
+    assert late.original.ephemeral and late.original.embeds[0]["title"] == "Time is up"
+    await the_result(fake_discord, world)
+    assert the_race(db_path)["status"] == "finished" and the_race(db_path)["announced"] == 1

@@ -10,9 +10,10 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from ..core.errors import StorageUnavailable, UserError
+from ..core.errors import NoGameRunning, StorageUnavailable, UserError
 from ..store.db import committed, on_write_wait
 from .error_words import describe_error, failure_words
+from .followups import moved
 from .reply_metrics import count_error, count_mistake, time_reply
 from .shutdown import refuse_while_closing
 from .translation import speak_to_user
@@ -124,6 +125,10 @@ async def report_error(interaction: discord.Interaction, error: Exception) -> No
         await send_ephemeral(interaction, error_embed(*described))
     except Exception as exc:  # Discord refused it, the network failed, the bot is closing
         _not_delivered(interaction, exc, after_lost_connection=connection_lost(original))
+    if isinstance(original, NoGameRunning) and original.abandoned is not None:
+        # the move found its game out of time and ended it (committed): told as a move is,
+        # so the Activity shows the end and a racer's board that ended its race posts it now
+        moved(interaction, original.abandoned)
 
 
 def _not_delivered(interaction: discord.Interaction, error: Exception, *,
