@@ -22,6 +22,7 @@ from conftest import secret_of, snapshot
 
 from bot.app import MastermindBot
 from bot.store import Database
+from bot.store.postgres import READ_POOL_SIZE, WRITE_POOL_SIZE, PostgresDatabase
 
 pytestmark = [pytest.mark.postgresql_only, pytest.mark.new_database]
 
@@ -250,3 +251,30 @@ async def test_closing_a_connection_the_server_dropped_is_quiet(db_path):
     conn._transport.get_extra_info("socket").shutdown(socket.SHUT_WR)
     await conn.close(timeout=2)
     assert conn.is_closed()
+
+
+async def test_the_bot_opens_every_pooled_connection_at_start(db_path, monkeypatch):
+    """The bot's way (the suite opens them as needed: tests/conftest.py): every pooled
+    connection is open before the first move, so none is opened in the middle of a burst."""
+    monkeypatch.setattr(PostgresDatabase, "open_all_at_start", True)
+    db = await Database.open(db_path)
+    try:
+        assert isinstance(db, PostgresDatabase)
+        assert (db.pool.get_size(), db.writes.get_size()) == (READ_POOL_SIZE, WRITE_POOL_SIZE)
+    finally:
+        await db.close()
+    monkeypatch.setattr(PostgresDatabase, "open_all_at_start", False)
+    lazy = await Database.open(db_path)
+    try:
+        assert isinstance(lazy, PostgresDatabase)
+        assert (lazy.pool.get_size(), lazy.writes.get_size()) == (1, 1)
+        async with asyncio.timeout(10):  # more are opened as writes run at once, up to 8
+            await asyncio.gather(*(write_then_wait(lazy) for _ in range(WRITE_POOL_SIZE)))
+        assert lazy.writes.get_size() == WRITE_POOL_SIZE
+    finally:
+        await lazy.close()
+
+
+async def write_then_wait(db: Database) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("SELECT pg_sleep(0.2)")
