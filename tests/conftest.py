@@ -288,8 +288,10 @@ def snapshot(db_path) -> dict[str, list]:
 
 def without_drawn_pegs(text: object) -> str:
     """Text as a player reads it: a drawn peg ``<:red_1a2b3c:1575…>`` is a picture, so its
-    hash and id (digits that could spell any code) are not text anyone sees."""
-    return re.sub(r"<a?:\w+:\d+>", ":peg:", str(text))
+    hash and id (digits that could spell any code) are not text anyone sees, nor is an
+    embed's colour (``"color": 5793266``) or timestamp."""
+    text = re.sub(r"<a?:\w+:\d+>", ":peg:", str(text))
+    return re.sub(r"""(["'](colou?r|timestamp)["']: )("[^"]*"|'[^']*'|\d+)""", r"\1_", text)
 
 
 def secret_of(db_path, channel_id: int) -> str:
