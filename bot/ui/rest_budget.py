@@ -94,6 +94,14 @@ class RestBudget:
         self._pump: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
 
+    def retime(self, clock: Callable[[], float], sleep: Callable[[float], Awaitable[None]]
+               ) -> None:
+        """Keep time with ``clock`` and ``sleep`` from now on, the tokens as they are (a
+        test's virtual time: the same order and merging, no real seconds waited)."""
+        self._refill()
+        self.clock, self.sleep = clock, sleep
+        self._stamp = clock()
+
     # ---- tokens ------------------------------------------------------------------------------
     def _refill(self) -> None:
         now = self.clock()
