@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..core.enums import RatedKind
 from ..core.ratings import PlayerRating, Standing, StoredChange
 from . import locks
-from .connection import Connection, PgConnection, Row
+from .connection import Connection, PgConnection, Row, fetch_all
 
 _PLAYER = ("guild_id, user_id, season, mu, sigma, rating, games, total_games, best,"
            " updated_at")
@@ -239,10 +239,10 @@ class RatingStore:
                       ) -> dict[int, PlayerRating]:
         ids = sorted(set(user_ids))
         marks = ", ".join("?" for _ in ids)
-        async with conn.execute(
-                f"SELECT {_PLAYER} FROM ratings WHERE guild_id = ? AND user_id IN ({marks})",
-                (guild_id, *ids)) as cur:
-            return {p.user_id: p for p in map(_player, await cur.fetchall())}
+        rows = await fetch_all(
+            conn, f"SELECT {_PLAYER} FROM ratings WHERE guild_id = ? AND user_id IN ({marks})",
+            (guild_id, *ids))
+        return {p.user_id: p for p in map(_player, rows)}
 
     async def _keep_standings(self, conn: Connection, guild_id: int, user_ids: Sequence[int]
                               ) -> None:
@@ -277,11 +277,11 @@ class RatingStore:
                            ids: Sequence[int]) -> dict[tuple[int, int], int]:
         """Rated games today of each pair among ``ids`` (lower id first)."""
         marks = ", ".join("?" for _ in ids)
-        async with conn.execute(
-                "SELECT user_a, user_b, games FROM rating_pairs WHERE guild_id = ? AND day = ?"
-                f" AND user_a IN ({marks}) AND user_b IN ({marks})",
-                (guild_id, day, *ids, *ids)) as cur:
-            return {(int(a), int(b)): int(n) for a, b, n in await cur.fetchall()}
+        rows = await fetch_all(
+            conn, "SELECT user_a, user_b, games FROM rating_pairs WHERE guild_id = ?"
+            f" AND day = ? AND user_a IN ({marks}) AND user_b IN ({marks})",
+            (guild_id, day, *ids, *ids))
+        return {(int(a), int(b)): int(n) for a, b, n in rows}
 
     async def _count_pairs(self, conn: Connection, guild_id: int, day: str,
                            pairs: Sequence[tuple[int, int]]) -> None:
