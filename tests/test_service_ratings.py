@@ -15,6 +15,7 @@ from service_kit import build, rows
 
 from bot.core.enums import RatedKind, Seasons
 from bot.features.ratings import model
+from bot.features.ratings import service as service_module
 from bot.features.ratings.service import Placement, RatedGame, WhyNot
 from bot.store import Database
 
@@ -83,6 +84,28 @@ async def test_the_daily_cap_per_pair(services, db_path):
     services.clock.advance(DAY)
     assert all(c.rated for c in (await rate(services, game(6, (ALICE, 1), (BOB, 2)))).changes)
     assert rows(db_path, "SELECT games FROM ratings ORDER BY user_id") == [(5,), (5,), (1,)]
+
+
+async def test_past_days_pairs_are_deleted_in_batches_and_the_cap_still_counts(
+        services, db_path, monkeypatch):
+    """The daily cap reads only its own day's pairs: the days before yesterday are deleted,
+    a batch a transaction (yesterday's stay for a game rated just after midnight)."""
+    monkeypatch.setattr(service_module, "PRUNE_BATCH", 2)
+    start = services.clock()
+    for day in range(4):  # a race of three a day: three pairs a day
+        services.clock.now = start + day * DAY
+        await rate(services, game(day + 1, (ALICE, 1), (BOB, 2), (CAROL, 3)))
+    assert rows(db_path, "SELECT COUNT(*) FROM rating_pairs") == [(12,)]
+    assert await services.ratings.forget_old_pairs() == 6  # three batches of 2, then none
+    assert rows(db_path, "SELECT day, COUNT(*) FROM rating_pairs GROUP BY day ORDER BY day") == [
+        (model.utc_day(start + 2 * DAY), 3), (model.utc_day(start + 3 * DAY), 3)]
+    assert await services.ratings.forget_old_pairs() == 0
+    # today's count is whole: Alice and Bob have one rated game today, two more count
+    for source in (5, 6):
+        assert all(c.rated for c in (await rate(services, game(source, (ALICE, 1),
+                                                                (BOB, 2)))).changes)
+    capped = await rate(services, game(7, (ALICE, 1), (BOB, 2)))
+    assert [c.why_not for c in capped.changes] == [WhyNot.PAIR_CAP] * 2
 
 
 async def test_never_rated_dms_and_a_race_of_one(services, db_path):

@@ -291,6 +291,17 @@ class RatingStore:
             " DO UPDATE SET games = rating_pairs.games + 1",
             [(guild_id, day, a, b) for a, b in sorted(pairs)])
 
+    async def forget_pairs_before(self, conn: Connection, day: str, limit: int) -> int:
+        """Delete up to ``limit`` rated pairs of days before ``day`` (the daily cap reads
+        only its own day's); how many. The oldest come first in each server's key order,
+        so a batch reads little besides what it deletes."""
+        await locks.alone(conn)  # rows no game writes any more: no key, no wait
+        cur = await conn.execute(
+            "DELETE FROM rating_pairs WHERE (guild_id, day, user_a, user_b) IN"
+            " (SELECT guild_id, day, user_a, user_b FROM rating_pairs WHERE day < ?"
+            f" LIMIT {int(limit)})", (day,))
+        return max(cur.rowcount, 0)
+
     # ---- reading ------------------------------------------------------------------------
     async def player(self, conn: Connection, guild_id: int, user_id: int
                      ) -> PlayerRating | None:

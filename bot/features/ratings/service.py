@@ -40,6 +40,8 @@ DEFAULT_SEASONS = Seasons.MONTHLY
 HISTORY_GAMES = 200
 #: Players on a page of a rating board.
 PAGE_SIZE = 10
+#: Rated pairs of past days deleted in one transaction (:meth:`RatingService.forget_old_pairs`).
+PRUNE_BATCH = 5_000
 
 
 class WhyNot(StrEnum):
@@ -264,6 +266,20 @@ class RatingService:
             changes.append(RatingChange(p.user_id, before, before, _provisional(old), False,
                                         why, p.place))
         return RatingOutcome(tuple(changes))
+
+    # ---- keeping ----------------------------------------------------------------------------
+    async def forget_old_pairs(self, now: float | None = None) -> int:
+        """Delete the rated pairs of days before yesterday (UTC), a batch a transaction; how
+        many. The daily cap reads only today's; yesterday's stay for a game rated just after
+        midnight with the day it ended in."""
+        before = model.utc_day((self.clock() if now is None else now) - 86_400)
+        total = 0
+        while True:
+            async with self.db.transaction() as conn:
+                gone = await self.store.forget_pairs_before(conn, before, PRUNE_BATCH)
+            total += gone
+            if gone < PRUNE_BATCH:
+                return total
 
     # ---- reading ----------------------------------------------------------------------------
     async def outcome(self, kind: RatedKind, source_id: int) -> RatingOutcome | None:
