@@ -21,7 +21,7 @@ from engine import Code, Feedback, Rules, code_from_digits, format_code
 from ..core.enums import GameKind, GameStatus
 from ..core.records import GameEnding, GameRecord, GuessRecord, NewGame
 from . import locks
-from .connection import Connection, Row
+from .connection import Connection, Row, fetch_all, fetch_one
 from .replies import ReplyStore
 
 _GUESS_COLUMNS = "game_id, turn, player_id, code, black, white, created_at"
@@ -133,8 +133,7 @@ class GameStore:
         self.replies = ReplyStore()
 
     async def _one(self, conn: Connection, where: str, args: tuple) -> GameRecord | None:
-        async with conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(conn, f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", args)
         if row is None:
             return None
         game = _game(row)
@@ -197,51 +196,47 @@ class GameStore:
                                (channel_id,))
 
     async def finished_ids(self, conn: Connection) -> list[int]:
-        async with conn.execute(
-            "SELECT id FROM games WHERE status != 'active' ORDER BY ended_at, id"
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        rows = await fetch_all(
+            conn, "SELECT id FROM games WHERE status != 'active' ORDER BY ended_at, id")
+        return [r[0] for r in rows]
 
     async def running(self, conn: Connection, day: str) -> dict[str, int]:
         """Games running now, across every process: ``breaker``, ``challenge``, ``match``
         (a match's half, of either kind) and ``daily`` (plays of ``day`` not finished).
         Cheap at any size: active games are read from the one-per-channel partial index,
         the day's plays from their primary key."""
-        async with conn.execute(
+        rows = await fetch_all(
+            conn,
             "SELECT CASE WHEN match_id IS NULL THEN kind ELSE 'match' END, COUNT(*)"
             " FROM games WHERE status = 'active' GROUP BY 1"
             " UNION ALL SELECT 'daily', COUNT(*) FROM daily_plays"
             " WHERE day = ? AND status = 'active'",
             (day,),
-        ) as cur:
-            counts = {str(r[0]): int(r[1]) for r in await cur.fetchall()}
+        )
+        counts = {str(r[0]): int(r[1]) for r in rows}
         return {kind: counts.get(kind, 0) for kind in ("breaker", "challenge", "match", "daily")}
 
     async def _guesses(self, conn: Connection, game_id: int) -> list[GuessRecord]:
-        async with conn.execute(
-            f"SELECT {_GUESS_COLUMNS} FROM guesses WHERE game_id = ? ORDER BY turn", (game_id,)
-        ) as cur:
-            return [_guess(r) for r in await cur.fetchall()]
+        rows = await fetch_all(
+            conn, f"SELECT {_GUESS_COLUMNS} FROM guesses WHERE game_id = ? ORDER BY turn",
+            (game_id,))
+        return [_guess(r) for r in rows]
 
     async def finished_after(self, conn: Connection, game_id: int, limit: int
                              ) -> list[GameRecord]:
         """Up to ``limit`` finished games with ids above ``game_id``, in id order, with their
         moves: three reads however many games (the stats rebuild walks every game so)."""
-        async with conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status != 'active' AND id > ?"
-            " ORDER BY id LIMIT ?", (game_id, limit)
-        ) as cur:
-            games = [_game(r) for r in await cur.fetchall()]
+        games = [_game(r) for r in await fetch_all(
+            conn, f"SELECT {_GAME_COLUMNS} FROM games WHERE status != 'active' AND id > ?"
+            " ORDER BY id LIMIT ?", (game_id, limit))]
         if not games:
             return []
         low, high = games[0].id, games[-1].id
         guesses: dict[int, list[GuessRecord]] = {}
-        async with conn.execute(
-            f"SELECT {_GUESS_COLUMNS} FROM guesses WHERE game_id BETWEEN ? AND ?"
-            " ORDER BY game_id, turn", (low, high)
-        ) as cur:
-            for r in await cur.fetchall():
-                guesses.setdefault(r["game_id"], []).append(_guess(r))
+        for r in await fetch_all(
+                conn, f"SELECT {_GUESS_COLUMNS} FROM guesses WHERE game_id BETWEEN ? AND ?"
+                " ORDER BY game_id, turn", (low, high)):
+            guesses.setdefault(r["game_id"], []).append(_guess(r))
         replies = await self.replies.standing_between(conn, low, high)
         return [game.with_changes(replies=tuple(replies.get(game.id, ())))
                 if game.kind is GameKind.CHALLENGE
@@ -267,11 +262,11 @@ class GameStore:
                          else locks.channel(new.channel_id))
         values = {**_columns(new, _OPENED_BY), "status": GameStatus.ACTIVE.value,
                   "created_at": now, "updated_at": now}
-        async with conn.execute(
+        row = await fetch_one(
+            conn,
             f"INSERT INTO games ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})"
             f"{conflict} RETURNING {_GAME_COLUMNS}", tuple(values.values()),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return None if row is None else _game(row)
 
     async def add_guess(
@@ -362,14 +357,14 @@ class GameStore:
         One statement, whole by itself: the row's previous board is kept as it is replaced
         (SET reads the row it writes, the newest one once any other swap committed)."""
         await locks.alone(conn)
-        async with conn.execute(
+        row = await fetch_one(
+            conn,
             "UPDATE games SET board_replaced_id = board_message_id,"
             " board_replaced_turn = board_turn, board_message_id = ?, board_turn = ?"
             " WHERE id = ? AND (board_turn IS NULL OR board_turn <= ?)"
             " RETURNING board_replaced_id, board_replaced_turn",
             (message_id, turn, game_id, turn),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:  # a board showing more moves is live already
             return message_id, turn
         previous, shown = row[0], row[1]
@@ -385,10 +380,9 @@ class GameStore:
         if not ids:
             return {}
         marks = ", ".join("?" * len(ids))
-        async with conn.execute(
-            f"SELECT user_id, display_name FROM players WHERE user_id IN ({marks})", ids
-        ) as cur:
-            return {r["user_id"]: r["display_name"] for r in await cur.fetchall()}
+        rows = await fetch_all(
+            conn, f"SELECT user_id, display_name FROM players WHERE user_id IN ({marks})", ids)
+        return {r["user_id"]: r["display_name"] for r in rows}
 
     async def remember_player(
         self, conn: Connection, user_id: int, display_name: str, now: float

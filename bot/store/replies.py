@@ -10,7 +10,7 @@ from engine import Code, Feedback, code_from_digits, format_code
 
 from ..core.records import GameRecord, ReplyRecord
 from . import locks
-from .connection import Connection, Row
+from .connection import Connection, Row, fetch_all, fetch_one
 
 _COLUMNS = "id, turn, guess, black, white, player_id, created_at"
 
@@ -23,23 +23,20 @@ def _reply(r: Row) -> ReplyRecord:
 class ReplyStore:
     async def standing(self, conn: Connection, game_id: int) -> list[ReplyRecord]:
         """The replies not taken back, in turn order."""
-        async with conn.execute(
-            f"SELECT {_COLUMNS} FROM challenge_replies"
-            " WHERE game_id = ? AND taken_back_at IS NULL ORDER BY turn",
-            (game_id,),
-        ) as cur:
-            return [_reply(r) for r in await cur.fetchall()]
+        rows = await fetch_all(
+            conn, f"SELECT {_COLUMNS} FROM challenge_replies"
+            " WHERE game_id = ? AND taken_back_at IS NULL ORDER BY turn", (game_id,))
+        return [_reply(r) for r in rows]
 
     async def standing_between(self, conn: Connection, low: int, high: int
                                ) -> dict[int, list[ReplyRecord]]:
         """The standing replies of the games with ids from ``low`` to ``high``, per game."""
         found: dict[int, list[ReplyRecord]] = {}
-        async with conn.execute(
-            f"SELECT game_id, {_COLUMNS} FROM challenge_replies WHERE game_id BETWEEN ? AND ?"
-            " AND taken_back_at IS NULL ORDER BY game_id, turn", (low, high),
-        ) as cur:
-            for r in await cur.fetchall():
-                found.setdefault(r["game_id"], []).append(_reply(r))
+        for r in await fetch_all(
+                conn, f"SELECT game_id, {_COLUMNS} FROM challenge_replies"
+                " WHERE game_id BETWEEN ? AND ? AND taken_back_at IS NULL"
+                " ORDER BY game_id, turn", (low, high)):
+            found.setdefault(r["game_id"], []).append(_reply(r))
         return found
 
     async def add(
@@ -57,13 +54,13 @@ class ReplyStore:
         """Raises one of ``INTEGRITY_ERRORS`` when that turn already has a standing reply,
         or the interaction was already stored."""
         await locks.hold(conn, locks.game(game_id))
-        async with conn.execute(
+        row = await fetch_one(
+            conn,
             "INSERT INTO challenge_replies (game_id, turn, guess, black, white, player_id,"
             " created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (game_id, turn, format_code(guess), feedback.black, feedback.white, player_id, now,
              action_id),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         assert row is not None
         return ReplyRecord(row[0], turn, guess, feedback, player_id, now)
 
