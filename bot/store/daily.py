@@ -10,7 +10,7 @@ from engine import Code, Feedback, code_from_digits, format_code
 from ..core.enums import DailyStatus
 from ..core.records import DailyPlay, GuessRecord
 from . import locks
-from .connection import Connection
+from .connection import Connection, fetch_all, fetch_one
 from .games import StaleWrite
 
 
@@ -43,30 +43,29 @@ class DailyStore:
         await conn.execute("INSERT INTO bot_settings (name, value) SELECT 'daily_since',"
                            " COALESCE(MIN(day), ?) FROM daily_plays WHERE true"
                            " ON CONFLICT DO NOTHING", (today,))
-        async with conn.execute(
-                "SELECT name, value FROM bot_settings WHERE name IN ('daily_seed',"
-                " 'daily_since')") as cur:
-            found = {row[0]: str(row[1]) for row in await cur.fetchall()}
+        rows = await fetch_all(
+                conn, "SELECT name, value FROM bot_settings WHERE name IN ('daily_seed',"
+                " 'daily_since')")
+        found = {row[0]: str(row[1]) for row in rows}
         return found["daily_seed"], found["daily_since"]
 
     # ---- one player's play ----------------------------------------------------------------
     async def play(self, conn: Connection, day: str, user_id: int
                    ) -> DailyPlay | None:
         await locks.hold(conn, locks.daily(user_id))
-        async with conn.execute(
-            "SELECT day, user_id, guild_id, status, started_at, ended_at FROM daily_plays"
+        row = await fetch_one(
+            conn, "SELECT day, user_id, guild_id, status, started_at, ended_at FROM daily_plays"
             " WHERE day = ? AND user_id = ?", (day, user_id),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:
             return None
-        async with conn.execute(
-            "SELECT turn, user_id, code, black, white, created_at FROM daily_guesses"
+        rows = await fetch_all(
+            conn, "SELECT turn, user_id, code, black, white, created_at FROM daily_guesses"
             " WHERE day = ? AND user_id = ? ORDER BY turn", (day, user_id),
-        ) as cur:
-            guesses = tuple(
-                GuessRecord(r[0], r[1], code_from_digits(r[2]), Feedback(r[3], r[4]), r[5])
-                for r in await cur.fetchall())
+        )
+        guesses = tuple(
+            GuessRecord(r[0], r[1], code_from_digits(r[2]), Feedback(r[3], r[4]), r[5])
+            for r in rows)
         return DailyPlay(row[0], row[1], row[2], DailyStatus(row[3]), row[4], row[5], guesses)
 
     async def add_guess(self, conn: Connection, play: DailyPlay | None, *, day: str,
@@ -110,11 +109,10 @@ class DailyStore:
     async def forget(self, conn: Connection, user_id: int) -> int:
         """Delete a player's daily plays (their guesses go with them) and take their
         finished ones off the day's tally; returns how many plays were deleted."""
-        async with conn.execute(
-            "SELECT day, guild_id, solved, guesses FROM daily_plays"
+        finished = await fetch_all(
+            conn, "SELECT day, guild_id, solved, guesses FROM daily_plays"
             " WHERE user_id = ? AND status != 'active'", (user_id,),
-        ) as cur:
-            finished = await cur.fetchall()
+        )
         for day, guild_id, solved, guesses in finished:
             for scope in {guild_id or 0, 0}:
                 await conn.execute(
@@ -127,11 +125,11 @@ class DailyStore:
     async def finished_days(self, conn: Connection, user_id: int
                             ) -> list[tuple[str, bool]]:
         """``(day, solved)`` of every daily a player finished, oldest first."""
-        async with conn.execute(
-            "SELECT day, solved FROM daily_plays WHERE user_id = ? AND status != 'active'"
+        rows = await fetch_all(
+            conn, "SELECT day, solved FROM daily_plays WHERE user_id = ? AND status != 'active'"
             " ORDER BY day", (user_id,),
-        ) as cur:
-            return [(r[0], bool(r[1])) for r in await cur.fetchall()]
+        )
+        return [(r[0], bool(r[1])) for r in rows]
 
     # ---- the day's leaderboards -----------------------------------------------------------
     @staticmethod
@@ -140,22 +138,22 @@ class DailyStore:
 
     async def top(self, conn: Connection, day: str, guild_id: int | None,
                   limit: int) -> list[DailyRow]:
-        async with conn.execute(
-            "SELECT d.user_id, COALESCE(p.display_name, 'deleted user'), d.solved, d.guesses,"
+        rows = await fetch_all(
+            conn, "SELECT d.user_id, COALESCE(p.display_name, 'deleted user'), d.solved, d.guesses,"
             " d.ended_at FROM daily_plays d LEFT JOIN players p USING (user_id)"
             f" WHERE {self._where(guild_id)} ORDER BY {_ORDER} LIMIT {int(limit)}",
             {"day": day, "guild": guild_id},
-        ) as cur:
-            return [DailyRow(r[0], r[1], bool(r[2]), r[3], r[4]) for r in await cur.fetchall()]
+        )
+        return [DailyRow(r[0], r[1], bool(r[2]), r[3], r[4]) for r in rows]
 
     async def count(self, conn: Connection, day: str, guild_id: int | None
                     ) -> tuple[int, int]:
         """(finished, solved) on that day, here or everywhere (from the tally)."""
-        async with conn.execute(
+        row = await fetch_one(
+            conn,
             "SELECT COALESCE(SUM(plays), 0), COALESCE(SUM(plays * solved), 0) FROM daily_tally"
             " WHERE day = ? AND scope = ?", (day, guild_id or 0),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return (row[0], row[1]) if row else (0, 0)
 
     async def rank(self, conn: Connection, day: str, guild_id: int | None,
@@ -163,18 +161,17 @@ class DailyStore:
         """1 + the finished plays strictly ahead of this one: the tally's better buckets,
         then the ties that finished earlier."""
         solved, guesses = int(play.solved), len(play.guesses)
-        async with conn.execute(
-            "SELECT COALESCE(SUM(plays), 0) FROM daily_tally WHERE day = ? AND scope = ?"
+        better = await fetch_one(
+            conn, "SELECT COALESCE(SUM(plays), 0) FROM daily_tally WHERE day = ? AND scope = ?"
             " AND (solved > ? OR (solved = ? AND guesses < ?))",
             (day, guild_id or 0, solved, solved, guesses),
-        ) as cur:
-            better = await cur.fetchone()
-        async with conn.execute(
+        )
+        tied = await fetch_one(
+            conn,
             f"SELECT COUNT(*) FROM daily_plays WHERE {self._where(guild_id)} AND {_TIED_EARLIER}",
             {"day": day, "guild": guild_id, "solved": solved, "guesses": guesses,
              "ended_at": play.ended_at, "user": play.user_id},
-        ) as cur:
-            tied = await cur.fetchone()
+        )
         return (better[0] if better else 0) + (tied[0] if tied else 0) + 1
 
 __all__ = ["DailyRow", "DailyStore", "StaleWrite"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .connection import Connection
+from .connection import Connection, fetch_all
 
 
 class EmojiUseStore:
@@ -30,10 +30,10 @@ class EmojiUseStore:
         if not wanted:
             return {}
         marks = ", ".join("?" for _ in wanted)
-        async with conn.execute(
-                f"SELECT name, last_used FROM emoji_use WHERE name IN ({marks})",
-                wanted) as cur:
-            return {row[0]: float(row[1]) for row in await cur.fetchall()}
+        rows = await fetch_all(
+                conn, f"SELECT name, last_used FROM emoji_use WHERE name IN ({marks})",
+                wanted)
+        return {row[0]: float(row[1]) for row in rows}
 
     async def forget(self, conn: Connection, name: str, unused_since: float) -> bool:
         """Drop ``name``'s record if it is still unused since ``unused_since``; whether it

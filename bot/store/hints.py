@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.records import FORGOTTEN, GameRecord
 from . import locks
-from .connection import Connection
+from .connection import Connection, fetch_all
 from .games import StaleWrite
 
 
@@ -39,8 +39,8 @@ class HintStore:
     async def of_game(self, conn: Connection, game_id: int
                       ) -> list[tuple[int, int, str]]:
         """``(level, user_id, text)`` of every hint a game was given, in order."""
-        async with conn.execute(
-            "SELECT level, user_id, text FROM hints WHERE game_id = ? ORDER BY level",
+        rows = await fetch_all(
+            conn, "SELECT level, user_id, text FROM hints WHERE game_id = ? ORDER BY level",
             (game_id,),
-        ) as cur:
-            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
+        )
+        return [(r[0], r[1], r[2]) for r in rows]

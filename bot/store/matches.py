@@ -11,7 +11,7 @@ from engine import Rules
 from ..core.matches import MatchRecord, MatchStatus
 from ..core.records import GameRecord
 from . import locks
-from .connection import Connection, Row
+from .connection import Connection, Row, fetch_all, fetch_one
 from .games import GameStore, StaleWrite
 
 _COLUMNS = (
@@ -42,8 +42,7 @@ class MatchStore:
     # ---- reads ----------------------------------------------------------------------------
     async def _one(self, conn: Connection, where: str, args: tuple
                    ) -> MatchRecord | None:
-        async with conn.execute(f"SELECT {_COLUMNS} FROM matches WHERE {where}", args) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(conn, f"SELECT {_COLUMNS} FROM matches WHERE {where}", args)
         return _match(row) if row else None
 
     async def get(self, conn: Connection, match_id: int) -> MatchRecord | None:
@@ -64,32 +63,31 @@ class MatchStore:
                         ) -> GameRecord | None:
         """The game of a half-round: the one being played, else the last one played."""
         await locks.hold(conn, locks.match(match_id))
-        async with conn.execute(
-            "SELECT id FROM games WHERE match_id = ? AND match_half = ?"
+        row = await fetch_one(
+            conn, "SELECT id FROM games WHERE match_id = ? AND match_half = ?"
             " ORDER BY status = 'active' DESC, id DESC LIMIT 1", (match_id, half),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:
             return None
         locks.found(conn, locks.match(match_id), locks.game(row[0]))  # in the match's channel
         return await self.games.get(conn, row[0])
 
     async def finished_ids(self, conn: Connection) -> list[int]:
-        async with conn.execute(
-            "SELECT id FROM matches WHERE status IN ('finished', 'forfeit')"
+        rows = await fetch_all(
+            conn, "SELECT id FROM matches WHERE status IN ('finished', 'forfeit')"
             " ORDER BY ended_at, id"
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        )
+        return [r[0] for r in rows]
 
     async def record_of(self, conn: Connection, user_id: int, size: str
                         ) -> dict[str, tuple[int, int, int]]:
         """``{mode: (won, lost, drawn)}`` of a player's counted matches at a size."""
-        async with conn.execute(
-            "SELECT mode, SUM(won), SUM(CASE WHEN guesses = 0 THEN 1 ELSE 0 END),"
+        rows = await fetch_all(
+            conn, "SELECT mode, SUM(won), SUM(CASE WHEN guesses = 0 THEN 1 ELSE 0 END),"
             " SUM(CASE WHEN guesses = 1 THEN 1 ELSE 0 END) FROM match_results"
             " WHERE user_id = ? AND size = ? GROUP BY mode", (user_id, size),
-        ) as cur:
-            return {r[0]: (r[1], r[2], r[3]) for r in await cur.fetchall()}
+        )
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     # ---- writes (inside a transaction) ----------------------------------------------------
     async def create(
@@ -98,16 +96,15 @@ class MatchStore:
         status: MatchStatus, now: float, action_id: int | None,
     ) -> MatchRecord:
         await locks.hold(conn, locks.channel(channel_id))
-        async with conn.execute(
-            "INSERT INTO matches (guild_id, channel_id, pegs, colors, max_guesses, repeats,"
+        row = await fetch_one(
+            conn, "INSERT INTO matches (guild_id, channel_id, pegs, colors, max_guesses, repeats,"
             " strategy, rounds, player_a, player_b, status, created_at, updated_at,"
             " opened_by_interaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " RETURNING id",
             (guild_id, channel_id, rules.pegs, rules.colors, rules.max_guesses,
              int(rules.repeats), strategy, rounds, player_a, player_b, status.value, now, now,
              action_id),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         assert row is not None
         return MatchRecord(row[0], guild_id, channel_id, rules, strategy, rounds,
                            player_a, player_b, status, 0, (), None, None, now, now, None, None)

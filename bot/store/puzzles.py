@@ -10,7 +10,7 @@ from engine.puzzle import Clue, Level
 from ..core.enums import PuzzleKind, PuzzleStatus
 from ..core.records import PuzzlePlay
 from . import locks
-from .connection import Connection
+from .connection import Connection, fetch_all, fetch_one
 
 _COLUMNS = ("id, user_id, guild_id, kind, day, level, pegs, colors, repeats, clues, answer,"
             " spread, status, named, created_at, answered_at, answer_interaction_id")
@@ -31,9 +31,8 @@ class PuzzleStore:
     """Stateless: one instance serves every connection."""
 
     async def _one(self, conn: Connection, where: str, args: tuple) -> PuzzlePlay | None:
-        async with conn.execute(f"SELECT {_COLUMNS} FROM puzzle_plays WHERE {where}",
-                                args) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(conn, f"SELECT {_COLUMNS} FROM puzzle_plays WHERE {where}",
+                              args)
         return _play(row) if row is not None else None
 
     async def get(self, conn: Connection, play_id: int) -> PuzzlePlay | None:
@@ -57,14 +56,13 @@ class PuzzleStore:
         await locks.hold(conn, locks.puzzles(user_id))
         stored = json.dumps([[format_code(c.guess), c.feedback.black, c.feedback.white]
                              for c in clues])
-        async with conn.execute(
-            "INSERT INTO puzzle_plays (user_id, guild_id, kind, day, level, pegs, colors,"
+        row = await fetch_one(
+            conn, "INSERT INTO puzzle_plays (user_id, guild_id, kind, day, level, pegs, colors,"
             " repeats, clues, answer, spread, created_at, open_interaction_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (user_id, guild_id, kind.value, day, level.value, rules.pegs, rules.colors,
              int(rules.repeats), stored, format_code(answer), spread, now, action_id),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         assert row is not None
         play = await self.get(conn, row[0])
         assert play is not None
@@ -84,20 +82,19 @@ class PuzzleStore:
 
     async def daily_days(self, conn: Connection, user_id: int) -> list[tuple[str, bool]]:
         """(day, solved) of every daily puzzle the player answered."""
-        async with conn.execute(
-            "SELECT day, status FROM puzzle_plays WHERE kind = ? AND user_id = ?"
+        rows = await fetch_all(
+            conn, "SELECT day, status FROM puzzle_plays WHERE kind = ? AND user_id = ?"
             " AND status != ? ORDER BY day",
-            (PuzzleKind.DAILY.value, user_id, PuzzleStatus.OPEN.value)) as cur:
-            return [(row[0], row[1] == PuzzleStatus.SOLVED) for row in await cur.fetchall()]
+            (PuzzleKind.DAILY.value, user_id, PuzzleStatus.OPEN.value))
+        return [(row[0], row[1] == PuzzleStatus.SOLVED) for row in rows]
 
     async def day_tally(self, conn: Connection, day: str) -> tuple[int, int]:
         """(answered, solved) of a day's puzzle, everywhere."""
-        async with conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = ? THEN 1 ELSE 0 END), 0)"
+        row = await fetch_one(
+            conn, "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = ? THEN 1 ELSE 0 END), 0)"
             " FROM puzzle_plays WHERE kind = ? AND day = ? AND status != ?",
             (PuzzleStatus.SOLVED.value, PuzzleKind.DAILY.value, day,
-             PuzzleStatus.OPEN.value)) as cur:
-            row = await cur.fetchone()
+             PuzzleStatus.OPEN.value))
         assert row is not None
         return int(row[0]), int(row[1])
 

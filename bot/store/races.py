@@ -14,7 +14,7 @@ from engine import Code, Feedback, Rules, code_from_digits, format_code
 from ..core.enums import RacerStatus, RaceStatus
 from ..core.races import RaceHead, Racer, RaceRecord, RatingShown
 from . import locks
-from .connection import Connection, Row
+from .connection import Connection, Row, fetch_all, fetch_one
 from .games import StaleWrite
 
 _COLUMNS = (
@@ -66,19 +66,17 @@ class RaceStore:
 
     # ---- reads ----------------------------------------------------------------------------
     async def _one(self, conn: Connection, where: str, args: tuple) -> RaceRecord | None:
-        async with conn.execute(f"SELECT {_COLUMNS} FROM races WHERE {where}", args) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(conn, f"SELECT {_COLUMNS} FROM races WHERE {where}", args)
         if row is None:
             return None
-        async with conn.execute(_RACERS, (row["id"], row["id"])) as cur:
-            racers = tuple(map(_racer, await cur.fetchall()))
+        rows = await fetch_all(conn, _RACERS, (row["id"], row["id"]))
+        racers = tuple(map(_racer, rows))
         return _race(row, racers)
 
     async def head(self, conn: Connection, race_id: int) -> RaceHead | None:
         """What a racer's move needs of its race (one statement, no racers)."""
-        async with conn.execute("SELECT status, board_message_id FROM races WHERE id = ?",
-                                (race_id,)) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(conn, "SELECT status, board_message_id FROM races WHERE id = ?",
+                              (race_id,))
         return None if row is None else RaceHead(race_id, RaceStatus(row[0]), row[1])
 
     async def get(self, conn: Connection, race_id: int) -> RaceRecord | None:
@@ -98,13 +96,13 @@ class RaceStore:
     async def due(self, conn: Connection, now: float) -> list[int]:
         """Races the sweep has work for: a lobby or a race whose time is up, an ending not
         yet shown in its channel."""
-        async with conn.execute(
-            "SELECT id FROM races WHERE (status IN ('lobby', 'running') OR announced = 0)"
+        rows = await fetch_all(
+            conn, "SELECT id FROM races WHERE (status IN ('lobby', 'running') OR announced = 0)"
             " AND ((status = 'lobby' AND lobby_until <= ?)"
             " OR (status = 'running' AND deadline <= ?)"
             " OR status IN ('finished', 'cancelled')) ORDER BY id", (now, now),
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        )
+        return [r[0] for r in rows]
 
     async def with_private_game(self, conn: Connection, user_ids: Iterable[int]) -> set[int]:
         """Which of these players have a private game running (read without their keys: a
@@ -113,26 +111,25 @@ class RaceStore:
         ids = sorted(set(user_ids))
         if not ids:
             return set()
-        async with conn.execute(
-            f"SELECT started_by FROM games WHERE status = 'active' AND private = 1"
+        rows = await fetch_all(
+            conn, f"SELECT started_by FROM games WHERE status = 'active' AND private = 1"
             f" AND started_by IN ({', '.join('?' * len(ids))})", ids,
-        ) as cur:
-            return {r[0] for r in await cur.fetchall()}
+        )
+        return {r[0] for r in rows}
 
     async def board_id(self, conn: Connection, race_id: int, user_id: int) -> int | None:
         """The id of a racer's board (its lock is the race's channel, held by the caller)."""
-        async with conn.execute(
-            "SELECT id FROM games WHERE race_id = ? AND started_by = ?", (race_id, user_id),
-        ) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(
+            conn, "SELECT id FROM games WHERE race_id = ? AND started_by = ?", (race_id, user_id),
+        )
         return None if row is None else int(row[0])
 
     async def running_boards(self, conn: Connection, race_id: int) -> list[int]:
-        async with conn.execute(
-            "SELECT id FROM games WHERE race_id = ? AND status = 'active' ORDER BY id",
+        rows = await fetch_all(
+            conn, "SELECT id FROM games WHERE race_id = ? AND status = 'active' ORDER BY id",
             (race_id,),
-        ) as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+        )
+        return [int(r[0]) for r in rows]
 
     # ---- writes (inside a transaction) ----------------------------------------------------
     async def create(
@@ -142,16 +139,15 @@ class RaceStore:
     ) -> RaceRecord:
         """A lobby, with its starter as the first racer."""
         await locks.hold(conn, locks.channel(channel_id))
-        async with conn.execute(
-            "INSERT INTO races (guild_id, channel_id, pegs, colors, max_guesses, repeats,"
+        row = await fetch_one(
+            conn, "INSERT INTO races (guild_id, channel_id, pegs, colors, max_guesses, repeats,"
             " secret, status, started_by, created_at, lobby_until, time_limit,"
             " opened_by_interaction) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)"
             " RETURNING id",
             (guild_id, channel_id, rules.pegs, rules.colors, rules.max_guesses,
              int(rules.repeats), format_code(secret), started_by, now, lobby_until,
              time_limit, action_id),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         assert row is not None
         await self.join(conn, row[0], started_by, now)
         race = await self._one(conn, "id = ?", (row[0],))
@@ -160,12 +156,13 @@ class RaceStore:
 
     async def join(self, conn: Connection, race_id: int, user_id: int, now: float) -> bool:
         """Whether the player joined now (False: they were in already)."""
-        async with conn.execute(
+        row = await fetch_one(
+            conn,
             "INSERT INTO racers (race_id, user_id, joined_at, status) VALUES (?, ?, ?, 'racing')"
             " ON CONFLICT (race_id, user_id) DO NOTHING RETURNING user_id",
             (race_id, user_id, now),
-        ) as cur:
-            return await cur.fetchone() is not None
+        )
+        return row is not None
 
     async def unjoin(self, conn: Connection, race_id: int, user_id: int) -> bool:
         cur = await conn.execute("DELETE FROM racers WHERE race_id = ? AND user_id = ?",

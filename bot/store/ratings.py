@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..core.enums import RatedKind
 from ..core.ratings import PlayerRating, Standing, StoredChange
 from . import locks
-from .connection import Connection, PgConnection, Row, fetch_all
+from .connection import Connection, PgConnection, Row, fetch_all, fetch_one
 
 _PLAYER = ("guild_id, user_id, season, mu, sigma, rating, games, total_games, best,"
            " updated_at")
@@ -190,10 +190,9 @@ class RatingStore:
                 return None
             return Opened(await self.players(conn, guild_id, ids),
                           await self._pair_counts(conn, guild_id, day, ids))
-        async with conn.execute(_CLAIM_AND_READ, {
+        rows = await fetch_all(conn, _CLAIM_AND_READ, {
                 "kind": kind.value, "source": source_id, "guild": guild_id, "season": season,
-                "now": float(now), "day": day, "ids": ids}) as cur:
-            rows = await cur.fetchall()
+                "now": float(now), "day": day, "ids": ids})
         if not rows[0][10]:
             return None
         return Opened({int(row[1]): _player(row) for row in rows if row[2] is not None},
@@ -230,10 +229,10 @@ class RatingStore:
 
     async def changes_of(self, conn: Connection, kind: RatedKind, source_id: int
                          ) -> list[StoredChange]:
-        async with conn.execute(
-                f"SELECT {_CHANGE} FROM rating_changes WHERE kind = ? AND source_id = ?"
-                " ORDER BY place, user_id", (kind.value, source_id)) as cur:
-            return [_change(row) for row in await cur.fetchall()]
+        rows = await fetch_all(
+                conn, f"SELECT {_CHANGE} FROM rating_changes WHERE kind = ? AND source_id = ?"
+                " ORDER BY place, user_id", (kind.value, source_id))
+        return [_change(row) for row in rows]
 
     async def players(self, conn: Connection, guild_id: int, user_ids: Iterable[int]
                       ) -> dict[int, PlayerRating]:
@@ -320,9 +319,8 @@ class RatingStore:
             sql = " UNION ALL ".join(
                 f"SELECT * FROM (SELECT {columns} FROM {home} WHERE {_IN_SEASON}{order}"
                 f" LIMIT {int(offset) + int(limit)}) {home}" for home in _HOMES[False]) + order
-        async with conn.execute(f"{sql} LIMIT {int(limit)} OFFSET {int(offset)}",
-                                {"guild": guild_id, "season": season}) as cur:
-            rows = await cur.fetchall()
+        rows = await fetch_all(conn, f"{sql} LIMIT {int(limit)} OFFSET {int(offset)}",
+                               {"guild": guild_id, "season": season})
         return [Standing(offset + i + 1, int(u), float(r), int(g), int(t))
                 for i, (u, r, g, t) in enumerate(rows)]
 
@@ -338,10 +336,9 @@ class RatingStore:
 
     async def size(self, conn: Connection, guild_id: int, season: str) -> int:
         """Players on a season's board."""
-        async with conn.execute(
-                "SELECT players FROM rating_seasons WHERE guild_id = ? AND season = ?",
-                (guild_id, season)) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(
+                conn, "SELECT players FROM rating_seasons WHERE guild_id = ? AND season = ?",
+                (guild_id, season))
         return int(row[0]) if row else 0
 
     async def move_buckets(self, conn: Connection, guild_id: int, season: str,
@@ -361,23 +358,21 @@ class RatingStore:
         player's own point, a short range of the rank index (better, or equal with a lower
         id)."""
         point = bucket(rating)
-        async with conn.execute(
-                "SELECT (SELECT COALESCE(SUM(players), 0) FROM rating_buckets"
+        row = await fetch_one(
+                conn, "SELECT (SELECT COALESCE(SUM(players), 0) FROM rating_buckets"
                 f" WHERE {_IN_SEASON} AND bucket > :point) + "
                 + _summed(current, "COUNT(*)", " AND rating > :rating AND rating < :top") + " + "
                 + _summed(current, "COUNT(*)", " AND rating = :rating AND user_id < :user"),
                 {"guild": guild_id, "season": season, "rating": float(rating),
-                 "point": point, "top": float(point + 1), "user": user_id}) as cur:
-            row = await cur.fetchone()
+                 "point": point, "top": float(point + 1), "user": user_id})
         return (int(row[0]) if row else 0) + 1
 
     async def standing_on(self, conn: Connection, guild_id: int, season: str, current: bool,
                           user_id: int) -> Standing | None:
         """The player's row on a season's board, ranked (None: not on it)."""
-        async with conn.execute(
-                _each_home(current, "rating, games, total_games", " AND user_id = :user"),
-                {"guild": guild_id, "season": season, "user": user_id}) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(
+                conn, _each_home(current, "rating, games, total_games", " AND user_id = :user"),
+                {"guild": guild_id, "season": season, "user": user_id})
         if row is None:
             return None
         rank = await self.rank(conn, guild_id, season, current, user_id, float(row[0]))
@@ -385,31 +380,30 @@ class RatingStore:
 
     async def seasons(self, conn: Connection, guild_id: int) -> list[str]:
         """The server's seasons with rated players, newest first."""
-        async with conn.execute(
-                "SELECT season FROM rating_seasons WHERE guild_id = ?"
-                " ORDER BY season DESC", (guild_id,)) as cur:
-            return [str(row[0]) for row in await cur.fetchall()]
+        rows = await fetch_all(
+                conn, "SELECT season FROM rating_seasons WHERE guild_id = ?"
+                " ORDER BY season DESC", (guild_id,))
+        return [str(row[0]) for row in rows]
 
     async def history(self, conn: Connection, guild_id: int, user_id: int, limit: int
                       ) -> list[StoredChange]:
         """The player's rated games in the server, oldest first (the last ``limit``)."""
-        async with conn.execute(
-                f"SELECT {_CHANGE} FROM rating_changes WHERE guild_id = ? AND user_id = ?"
+        rows = await fetch_all(
+                conn, f"SELECT {_CHANGE} FROM rating_changes WHERE guild_id = ? AND user_id = ?"
                 " AND why_not IS NULL ORDER BY changed_at DESC, source_id DESC"
-                f" LIMIT {int(limit)}", (guild_id, user_id)) as cur:
-            rows = list(await cur.fetchall())
+                f" LIMIT {int(limit)}", (guild_id, user_id))
         return [_change(row) for row in reversed(rows)]
 
     async def forget(self, conn: Connection, user_id: int) -> int:
         """Delete a player's ratings, standings and changes (``/mastermind forget-me``),
         taking them off the boards' sizes and rating points."""
         for home in ("ratings", "season_standings"):
-            async with conn.execute(f"SELECT guild_id, season, rating FROM {home}"
-                                    " WHERE user_id = ?", (user_id,)) as cur:
-                for guild, season, rating in await cur.fetchall():
-                    await self.move_buckets(conn, int(guild), str(season),
-                                            {bucket(float(rating)): -1})
-                    await self.entered(conn, int(guild), str(season), -1)
+            rows = await fetch_all(conn, f"SELECT guild_id, season, rating FROM {home}"
+                                   " WHERE user_id = ?", (user_id,))
+            for guild, season, rating in rows:
+                await self.move_buckets(conn, int(guild), str(season),
+                                        {bucket(float(rating)): -1})
+                await self.entered(conn, int(guild), str(season), -1)
         total = 0
         for table, column in (("ratings", "user_id"), ("season_standings", "user_id"),
                               ("rating_changes", "user_id"), ("rating_pairs", "user_a"),

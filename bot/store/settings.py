@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..core.enums import Setting
 from ..core.records import FORGOTTEN, SettingChange
-from .connection import Connection
+from .connection import Connection, fetch_all
 
 #: The settings columns, in the order rows are read and written (NULL = the default).
 COLUMNS = ("hints", "pegs", "colors", "max_guesses", "repeats", "idle_hours", "channels",
@@ -17,10 +17,10 @@ COLUMNS = ("hints", "pegs", "colors", "max_guesses", "repeats", "idle_hours", "c
 class SettingsStore:
     async def all(self, conn: Connection) -> dict[int, dict[str, object]]:
         """Every server's stored settings, by server id."""
-        async with conn.execute(
-                f"SELECT guild_id, {', '.join(COLUMNS)} FROM server_settings") as cur:
-            return {row[0]: dict(zip(COLUMNS, row[1:], strict=True))
-                    for row in await cur.fetchall()}
+        rows = await fetch_all(
+                conn, f"SELECT guild_id, {', '.join(COLUMNS)} FROM server_settings")
+        return {row[0]: dict(zip(COLUMNS, row[1:], strict=True))
+                for row in rows}
 
     async def save(self, conn: Connection, guild_id: int, values: dict[str, object],
                    changes: Sequence[tuple[Setting, str | None, str | None]], *,
@@ -52,9 +52,9 @@ class SettingsStore:
 
     async def recent(self, conn: Connection, guild_id: int, limit: int
                      ) -> list[SettingChange]:
-        async with conn.execute(
-            "SELECT user_id, name, old_value, new_value, changed_at FROM settings_log"
+        rows = await fetch_all(
+            conn, "SELECT user_id, name, old_value, new_value, changed_at FROM settings_log"
             f" WHERE guild_id = ? ORDER BY id DESC LIMIT {int(limit)}", (guild_id,),
-        ) as cur:
-            return [SettingChange(row[0], Setting(row[1]), row[2], row[3], row[4])
-                    for row in await cur.fetchall()]
+        )
+        return [SettingChange(row[0], Setting(row[1]), row[2], row[3], row[4])
+                for row in rows]

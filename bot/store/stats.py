@@ -14,7 +14,7 @@ from ..core.enums import CRACK_MODES, Mode, Period
 from ..core.matches import MatchRecord
 from ..core.records import FORGOTTEN, GameRecord, Standing
 from ..core.results import MIN_CHALLENGES, Result, period_key, results_for, results_for_match
-from .connection import Connection
+from .connection import Connection, fetch_all, fetch_one
 from .games import GameStore
 from .matches import MatchStore
 
@@ -186,8 +186,7 @@ class StatsStore:
     # ---- reads (on the read connection) ---------------------------------------------------
     async def count(self, conn: Connection, board: Board) -> int:
         sql = f"SELECT COUNT(*) FROM standings WHERE {_where(board.mode)}"
-        async with conn.execute(sql, board.params()) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(conn, sql, board.params())
         return row[0] if row else 0
 
     async def page(
@@ -196,34 +195,32 @@ class StatsStore:
         """One page, picked in the rank index before the names are joined (a deep page
         then looks up ``limit`` names, not one for every row it skips)."""
         order = _order(board.mode)
-        async with conn.execute(
-            "SELECT s.user_id, COALESCE(p.display_name, 'deleted user'), s.played, s.won,"
+        rows = await fetch_all(
+            conn, "SELECT s.user_id, COALESCE(p.display_name, 'deleted user'), s.played, s.won,"
             " s.average FROM (SELECT user_id, played, won, average FROM standings"
             f" WHERE {_where(board.mode)} ORDER BY {order}"
             f" LIMIT {int(limit)} OFFSET {int(offset)}) AS s"
             f" LEFT JOIN players p USING (user_id) ORDER BY {order}",
             board.params(),
-        ) as cur:
-            return [Standing(*row) for row in await cur.fetchall()]
+        )
+        return [Standing(*row) for row in rows]
 
     async def rank(self, conn: Connection, board: Board, row: Standing) -> int:
         """Competition rank: one more than the number of players strictly ahead."""
         where = _where(board.mode)
         counts = " + ".join(f"(SELECT COUNT(*) FROM standings WHERE {where} AND {ahead})"
                             for ahead in _ahead(board.mode))
-        async with conn.execute(f"SELECT {counts}", {**board.params(), "won": row.won,
-                                                     "average": row.average}) as cur:
-            found = await cur.fetchone()
+        found = await fetch_one(conn, f"SELECT {counts}", {**board.params(), "won": row.won,
+                                                     "average": row.average})
         return (found[0] if found else 0) + 1
 
     async def standing_of(
         self, conn: Connection, board: Board, user_id: int
     ) -> Standing | None:
-        async with conn.execute(
-            f"{_STANDING} WHERE {_where(board.mode)} AND s.user_id = :user",
+        row = await fetch_one(
+            conn, f"{_STANDING} WHERE {_where(board.mode)} AND s.user_id = :user",
             {**board.params(), "user": user_id},
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return Standing(*row) if row else None
 
     async def sizes(self, conn: Connection) -> list[str]:
@@ -235,12 +232,11 @@ class StatsStore:
         for mode in Mode:
             size = ""
             while True:
-                async with conn.execute(
-                    "SELECT size FROM standings WHERE mode = ? AND size > ?"
+                row = await fetch_one(
+                    conn, "SELECT size FROM standings WHERE mode = ? AND size > ?"
                     " ORDER BY size LIMIT 1",
                     (mode.value, size),
-                ) as cur:
-                    row = await cur.fetchone()
+                )
                 if row is None:
                     break
                 size = row[0]
@@ -251,39 +247,37 @@ class StatsStore:
         self, conn: Connection, user_id: int, size: str
     ) -> list[tuple]:
         """``(mode, won, guesses, game_id)`` of a player's results at a size, oldest first."""
-        async with conn.execute(
-            "SELECT mode, won, guesses, game_id FROM results"
+        rows = await fetch_all(
+            conn, "SELECT mode, won, guesses, game_id FROM results"
             " WHERE user_id = ? AND size = ? ORDER BY ended_at",
             (user_id, size),
-        ) as cur:
-            return [tuple(row) for row in await cur.fetchall()]
+        )
+        return [tuple(row) for row in rows]
 
     async def team_wins(self, conn: Connection, user_id: int, size: str) -> int:
         """Breaker games a player took part in that someone else cracked."""
-        async with conn.execute(
-            "SELECT COUNT(*) FROM results r JOIN games g ON g.id = r.game_id"
+        row = await fetch_one(
+            conn, "SELECT COUNT(*) FROM results r JOIN games g ON g.id = r.game_id"
             " WHERE r.user_id = ? AND r.size = ? AND r.mode = 'breaker' AND r.won = 0"
             " AND g.status = 'won'",
             (user_id, size),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return row[0] if row else 0
 
     async def hinted_count(self, conn: Connection, user_id: int, size: str) -> int:
         """How many of a player's results at a size were played with hints."""
-        async with conn.execute(
-            "SELECT COUNT(*) FROM results WHERE user_id = ? AND size = ? AND hinted = 1",
+        row = await fetch_one(
+            conn, "SELECT COUNT(*) FROM results WHERE user_id = ? AND size = ? AND hinted = 1",
             (user_id, size),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return row[0] if row else 0
 
     async def other_sizes(
         self, conn: Connection, user_id: int, size: str
     ) -> dict[str, int]:
-        async with conn.execute(
-            "SELECT size, COUNT(*) FROM results WHERE user_id = ? AND size != ?"
+        rows = await fetch_all(
+            conn, "SELECT size, COUNT(*) FROM results WHERE user_id = ? AND size != ?"
             " GROUP BY size ORDER BY COUNT(*) DESC",
             (user_id, size),
-        ) as cur:
-            return {s: n for s, n in await cur.fetchall()}
+        )
+        return {s: n for s, n in rows}
