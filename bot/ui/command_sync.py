@@ -108,8 +108,10 @@ def _remember(memory: dict[Any, Any], key: Any, value: Any) -> Any:
 
 
 def _held_form(commands: list[dict[str, Any]]) -> list[Any]:
-    """:func:`_canonical` of the commands Discord holds, remembered (compared, never changed)."""
-    key = marshal.dumps(commands)
+    """:func:`_canonical` of the commands Discord holds, remembered (compared, never changed),
+    by what the canonical form keeps of each: their ids and versions change at each write."""
+    key = marshal.dumps([{k: v for k, v in c.items() if k not in _HELD_ONLY}
+                         for c in commands])
     form = _held_forms.get(key)
     return form if form is not None else _remember(_held_forms, key, _canonical(commands))
 
