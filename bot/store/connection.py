@@ -1,9 +1,10 @@
 """The one connection shape the store's SQL is written against, on either backend.
 
 The SQL modules use the small part of aiosqlite's API they need: ``await conn.execute(sql,
-params)`` or ``async with conn.execute(sql, params) as cur``, then ``cur.fetchone()``,
-``cur.fetchall()`` and ``cur.rowcount``; parameters are ``?`` (a sequence) or ``:name`` (a
-mapping). On SQLite that is aiosqlite itself. :class:`PgConnection` gives asyncpg the same
+params)`` (then ``cur.rowcount``), and :func:`fetch_all` or :func:`fetch_one` for the rows a
+statement answers with (``async with conn.execute(...) as cur`` where a cursor is needed);
+parameters are ``?`` (a sequence) or ``:name`` (a mapping). On SQLite that is aiosqlite
+itself. :class:`PgConnection` gives asyncpg the same
 shape, rewriting placeholders to ``$n`` and reading row counts from the command status, so
 each statement is written once for both databases.
 """
