@@ -125,13 +125,35 @@ def _change_row(c: StoredChange) -> tuple[object, ...]:
             float(c.changed_at))
 
 
+#: What each table does with a row already there, the same on both databases' paths
+#: (:meth:`RatingStore.write`): a rating is replaced, a season's final standing kept once,
+#: the counts add up.
+_RATING_REPLACED = (" ON CONFLICT (guild_id, user_id) DO UPDATE SET season = excluded.season,"
+                    " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
+                    " games = excluded.games, total_games = excluded.total_games,"
+                    " best = excluded.best, updated_at = excluded.updated_at")
+_STANDING_KEPT = " ON CONFLICT (guild_id, season, user_id) DO NOTHING"
+_POINT_COUNTED = (" ON CONFLICT (guild_id, season, bucket) DO UPDATE"
+                  " SET players = rating_buckets.players + excluded.players")
+_SEASON_COUNTED = (" ON CONFLICT (guild_id, season) DO UPDATE"
+                   " SET players = rating_seasons.players + excluded.players")
+_PAIR_COUNTED = (" ON CONFLICT (guild_id, day, user_a, user_b)"
+                 " DO UPDATE SET games = rating_pairs.games + 1")
+#: A season's final standings copied from the players' rows (``WHERE`` follows).
+_KEEP_STANDINGS = ("INSERT INTO season_standings (guild_id, season, user_id, mu, sigma,"
+                   " rating, games, total_games, best) SELECT guild_id, season, user_id, mu,"
+                   " sigma, rating, games, total_games, best FROM ratings")
+
+#: The game's one row (nothing when it is there already: rated once).
+_CLAIM = ("INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)"
+          " VALUES (:kind, :source, :guild, :season, :now)"
+          " ON CONFLICT (kind, source_id) DO NOTHING")
+
 #: Claiming a game and reading its players and their pairs, in one statement
 #: (PostgreSQL): a row per player, their stored rating (NULLs for a newcomer), whether the
 #: claim was this transaction's, and their pairs' counts today (where they are ``user_a``).
 _CLAIM_AND_READ = (
-    "WITH claimed AS (INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)"
-    " VALUES (:kind, :source, :guild, :season, :now)"
-    " ON CONFLICT (kind, source_id) DO NOTHING RETURNING source_id)"
+    f"WITH claimed AS ({_CLAIM} RETURNING source_id)"
     " SELECT r.guild_id, u.user_id, r.season, r.mu, r.sigma, r.rating, r.games,"
     " r.total_games, r.best, r.updated_at, EXISTS (SELECT FROM claimed), p.opponents,"
     " p.counts"
@@ -146,29 +168,19 @@ _CLAIM_AND_READ = (
 #: ``saved`` replaces. The rating points are moved in their order, so two games' updates
 #: never wait for each other in a circle.
 _WRITE_ALL = (
-    "WITH kept AS (INSERT INTO season_standings (guild_id, season, user_id, mu, sigma,"
-    " rating, games, total_games, best) SELECT guild_id, season, user_id, mu, sigma, rating,"
-    " games, total_games, best FROM ratings"
-    " WHERE guild_id = :guild AND user_id = ANY(CAST(:kept AS bigint[]))"
-    " ON CONFLICT (guild_id, season, user_id) DO NOTHING),"
+    f"WITH kept AS ({_KEEP_STANDINGS}"
+    f" WHERE guild_id = :guild AND user_id = ANY(CAST(:kept AS bigint[])){_STANDING_KEPT}),"
     f" saved AS (INSERT INTO ratings ({_PLAYER}) SELECT CAST(:guild AS bigint), saved.*"
-    f" FROM {_unnest('saved', _SAVED)}"
-    " ON CONFLICT (guild_id, user_id) DO UPDATE SET season = excluded.season,"
-    " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
-    " games = excluded.games, total_games = excluded.total_games,"
-    " best = excluded.best, updated_at = excluded.updated_at),"
+    f" FROM {_unnest('saved', _SAVED)}{_RATING_REPLACED}),"
     " moved AS (INSERT INTO rating_buckets (guild_id, season, bucket, players)"
     f" SELECT :guild, :season, moved.bucket, moved.players FROM {_unnest('moved', _MOVED)}"
-    " ORDER BY moved.bucket ON CONFLICT (guild_id, season, bucket) DO UPDATE"
-    " SET players = rating_buckets.players + excluded.players),"
+    f" ORDER BY moved.bucket{_POINT_COUNTED}),"
     " entered AS (INSERT INTO rating_seasons (guild_id, season, players)"
     " SELECT :guild, :season, CAST(:entering AS bigint) WHERE CAST(:entering AS bigint) <> 0"
-    " ON CONFLICT (guild_id, season) DO UPDATE"
-    " SET players = rating_seasons.players + excluded.players),"
+    f"{_SEASON_COUNTED}),"
     " paired AS (INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
     f" SELECT :guild, :day, paired.user_a, paired.user_b, 1 FROM {_unnest('paired', _PAIRED)}"
-    " ON CONFLICT (guild_id, day, user_a, user_b)"
-    " DO UPDATE SET games = rating_pairs.games + 1)"
+    f"{_PAIR_COUNTED})"
     f" INSERT INTO rating_changes ({_CHANGE}, guild_id) SELECT changed.*, :guild"
     f" FROM {_unnest('changed', _CHANGED)}")
 
@@ -185,14 +197,14 @@ class RatingStore:
         ids = sorted(set(user_ids))
         # the claim-and-read and the write that follow look rows up by key, whoever plays
         await locks.hold(conn, *(locks.rating(guild_id, u) for u in ids), generic_plans=True)
+        claim = {"kind": kind.value, "source": source_id, "guild": guild_id, "season": season,
+                 "now": float(now)}
         if not isinstance(conn, PgConnection):
-            if not await self._claim_row(conn, kind, source_id, guild_id, season, now):
+            if (await conn.execute(_CLAIM, claim)).rowcount != 1:
                 return None
             return Opened(await self.players(conn, guild_id, ids),
                           await self._pair_counts(conn, guild_id, day, ids))
-        rows = await fetch_all(conn, _CLAIM_AND_READ, {
-                "kind": kind.value, "source": source_id, "guild": guild_id, "season": season,
-                "now": float(now), "day": day, "ids": ids})
+        rows = await fetch_all(conn, _CLAIM_AND_READ, {**claim, "day": day, "ids": ids})
         if not rows[0][10]:
             return None
         return Opened({int(row[1]): _player(row) for row in rows if row[2] is not None},
@@ -219,14 +231,6 @@ class RatingStore:
         await self._count_pairs(conn, w.guild_id, w.day, w.pairs)
         await self._add_changes(conn, w.guild_id, w.changes)
 
-    async def _claim_row(self, conn: Connection, kind: RatedKind, source_id: int,
-                         guild_id: int, season: str, now: float) -> bool:
-        cur = await conn.execute(
-            "INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, source_id) DO NOTHING",
-            (kind.value, source_id, guild_id, season, float(now)))
-        return cur.rowcount == 1
-
     async def changes_of(self, conn: Connection, kind: RatedKind, source_id: int
                          ) -> list[StoredChange]:
         rows = await fetch_all(
@@ -249,20 +253,14 @@ class RatingStore:
         if user_ids:
             marks = ", ".join("?" for _ in user_ids)
             await conn.execute(
-                "INSERT INTO season_standings (guild_id, season, user_id, mu, sigma, rating,"
-                " games, total_games, best) SELECT guild_id, season, user_id, mu, sigma,"
-                " rating, games, total_games, best FROM ratings"
-                f" WHERE guild_id = ? AND user_id IN ({marks})"
-                " ON CONFLICT (guild_id, season, user_id) DO NOTHING", (guild_id, *user_ids))
+                f"{_KEEP_STANDINGS} WHERE guild_id = ? AND user_id IN ({marks}){_STANDING_KEPT}",
+                (guild_id, *user_ids))
 
     async def _save(self, conn: Connection, guild_id: int, players: Sequence[PlayerRating]
                     ) -> None:
         await conn.executemany(
             f"INSERT INTO ratings ({_PLAYER}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, user_id) DO UPDATE SET season = excluded.season,"
-            " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
-            " games = excluded.games, total_games = excluded.total_games,"
-            " best = excluded.best, updated_at = excluded.updated_at",
+            f"{_RATING_REPLACED}",
             [(guild_id, *_saved_row(p)) for p in players])
 
     async def _add_changes(self, conn: Connection, guild_id: int,
@@ -286,8 +284,7 @@ class RatingStore:
                            pairs: Sequence[tuple[int, int]]) -> None:
         await conn.executemany(
             "INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
-            " VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, day, user_a, user_b)"
-            " DO UPDATE SET games = rating_pairs.games + 1",
+            f" VALUES (?, ?, ?, ?, 1){_PAIR_COUNTED}",
             [(guild_id, day, a, b) for a, b in sorted(pairs)])
 
     async def forget_pairs_before(self, conn: Connection, day: str, limit: int) -> int:
@@ -330,8 +327,7 @@ class RatingStore:
         if players:
             await conn.execute(
                 "INSERT INTO rating_seasons (guild_id, season, players) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id, season) DO UPDATE"
-                " SET players = rating_seasons.players + excluded.players",
+                f"{_SEASON_COUNTED}",
                 (guild_id, season, players))
 
     async def size(self, conn: Connection, guild_id: int, season: str) -> int:
@@ -347,8 +343,7 @@ class RatingStore:
         in the points' order (two games' updates never wait for each other in a circle)."""
         await conn.executemany(
             "INSERT INTO rating_buckets (guild_id, season, bucket, players) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, season, bucket) DO UPDATE"
-            " SET players = rating_buckets.players + excluded.players",
+            f"{_POINT_COUNTED}",
             [(guild_id, season, point, n) for point, n in sorted(moves.items()) if n])
 
     async def rank(self, conn: Connection, guild_id: int, season: str, current: bool,
