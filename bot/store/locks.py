@@ -58,13 +58,16 @@ class Key:
     the SQL expression of the lock's number, evaluated by the server when it is taken (a
     game's channel is looked up in the same round trip); ``aliases`` are other names of the
     same lock (a game's channel is also that game's), so holding any of them is enough;
-    ``lookup``: which lock it is depends on a row (see the module's doc)."""
+    ``lookup``: which lock it is depends on a row (see the module's doc); ``text``: for a
+    key known without the server, the text whose hash is its number (a statement's
+    parameter: :func:`in_statement`)."""
 
     rank: int
     name: str
     sql: str
     aliases: tuple[str, ...] = ()
     lookup: bool = False
+    text: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -78,6 +81,7 @@ class Key:
 
 def _hashed(scope: str, value_sql: str) -> str:
     # 64 bits of a hash: two things sharing a number only wait for each other, never mix.
+    # migrations/postgresql/022 hashes a key's text the same way (rating_open).
     return f"hashtextextended('mastermind:{scope}:' || ({value_sql})::text, 0)"
 
 
@@ -110,8 +114,9 @@ def puzzles(user_id: int) -> Key:
 
 def rating(guild_id: int, user_id: int) -> Key:
     """A player's rating in a server (a rated game takes all its players' in one call)."""
-    return Key(RATING, f"rating:{int(guild_id)}:{int(user_id)}",
-               _hashed("rating", f"'{int(guild_id)}:{int(user_id)}'"))
+    value = f"{int(guild_id)}:{int(user_id)}"
+    return Key(RATING, f"rating:{value}", _hashed("rating", f"'{value}'"),
+               text=f"mastermind:rating:{value}")
 
 
 def of_game(game: GameRecord) -> Key:
@@ -159,11 +164,24 @@ def match(match_id: int) -> Key:
         "channel", f"SELECT channel_id FROM matches WHERE id = {int(match_id)}"), lookup=True)
 
 
-async def hold(conn: Connection, *keys: Key, generic_plans: bool = False) -> None:
-    """Lock ``keys`` until the transaction ends (PostgreSQL write transactions only; see
-    :meth:`PgTransaction.hold` for ``generic_plans``)."""
+async def hold(conn: Connection, *keys: Key) -> None:
+    """Lock ``keys`` until the transaction ends (PostgreSQL write transactions only)."""
     if isinstance(conn, PgTransaction):
-        await conn.hold(*keys, generic_plans=generic_plans)
+        await conn.hold(*keys)
+
+
+async def in_statement(conn: Connection, *keys: Key) -> list[str]:
+    """Keys the caller's next statement takes itself, before it reads (a PostgreSQL function
+    whose statements each see what was committed up to then: ``rating_open``), as the
+    texts whose hashes are their numbers, in the order to take them; checked and counted as
+    held as :func:`hold` does. Before the transaction's first statement they ride on its
+    ``BEGIN`` instead, and none is left to take. Nothing on SQLite or a reader."""
+    if not isinstance(conn, PgTransaction):
+        return []
+    if not conn.began:
+        await conn.hold(*keys)
+        return []
+    return [str(key.text) for key in conn.taking(*keys)]
 
 
 def holding(conn: Connection, key: Key) -> bool:

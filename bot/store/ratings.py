@@ -1,6 +1,6 @@
-"""SQL for ratings (migrations/020): players' ratings per server and season, the seasons'
-final standings, every rated game once with each player's change, and the daily count of
-rated games per pair of players."""
+"""SQL for ratings (migrations/020, 022): players' ratings per server and season, the seasons'
+final standings, and every rated game once with each player's change (which the daily cap
+per pair of players also counts)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,6 @@ class RatedWrites:
 
     guild_id: int
     season: str
-    day: str
     #: Players whose stored row is in an ended season: kept as its final standing first.
     kept: tuple[int, ...]
     saved: tuple[PlayerRating, ...]
@@ -81,8 +80,7 @@ class RatedWrites:
     moves: dict[int, int]
     #: Players on the season's board from this game on.
     entering: int
-    #: The pairs that counted toward the daily cap (lower id first).
-    pairs: tuple[tuple[int, int], ...]
+    #: Each player's change; the rated ones' (``why_not`` NULL) count toward the daily cap.
     changes: tuple[StoredChange, ...]
 
 
@@ -94,7 +92,6 @@ _CHANGED = {"kind": "text", "source_id": "bigint", "user_id": "bigint", "place":
             "before": "float8", "after": "float8", "provisional": "bigint", "why_not": "text",
             "changed_at": "float8"}
 _MOVED = {"bucket": "bigint", "players": "bigint"}
-_PAIRED = {"user_a": "bigint", "user_b": "bigint"}
 
 
 def _unnest(name: str, columns: dict[str, str]) -> str:
@@ -137,8 +134,6 @@ _POINT_COUNTED = (" ON CONFLICT (guild_id, season, bucket) DO UPDATE"
                   " SET players = rating_buckets.players + excluded.players")
 _SEASON_COUNTED = (" ON CONFLICT (guild_id, season) DO UPDATE"
                    " SET players = rating_seasons.players + excluded.players")
-_PAIR_COUNTED = (" ON CONFLICT (guild_id, day, user_a, user_b)"
-                 " DO UPDATE SET games = rating_pairs.games + 1")
 #: A season's final standings copied from the players' rows (``WHERE`` follows).
 _KEEP_STANDINGS = ("INSERT INTO season_standings (guild_id, season, user_id, mu, sigma,"
                    " rating, games, total_games, best) SELECT guild_id, season, user_id, mu,"
@@ -149,19 +144,21 @@ _CLAIM = ("INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)
           " VALUES (:kind, :source, :guild, :season, :now)"
           " ON CONFLICT (kind, source_id) DO NOTHING")
 
-#: Claiming a game and reading its players and their pairs, in one statement
-#: (PostgreSQL): a row per player, their stored rating (NULLs for a newcomer), whether the
-#: claim was this transaction's, and their pairs' counts today (where they are ``user_a``).
-_CLAIM_AND_READ = (
-    f"WITH claimed AS ({_CLAIM} RETURNING source_id)"
-    " SELECT r.guild_id, u.user_id, r.season, r.mu, r.sigma, r.rating, r.games,"
-    " r.total_games, r.best, r.updated_at, EXISTS (SELECT FROM claimed), p.opponents,"
-    " p.counts"
-    " FROM unnest(CAST(:ids AS bigint[])) AS u(user_id)"
-    " LEFT JOIN ratings r ON r.guild_id = :guild AND r.user_id = u.user_id"
-    " CROSS JOIN LATERAL (SELECT array_agg(user_b) AS opponents, array_agg(games) AS counts"
-    " FROM rating_pairs WHERE guild_id = :guild AND day = :day AND user_a = u.user_id"
-    " AND user_b = ANY(CAST(:ids AS bigint[]))) p")
+#: Two players' rated games together in a span of time (the daily cap per pair): the games
+#: where both have a rated change, ``a`` the lower id. Each player's changes of the day are
+#: a short range of ``rating_changes_by_player``; the other's, of the game's key. (On
+#: PostgreSQL the same join is in ``rating_open``, migrations/postgresql/022.)
+_TOGETHER = (" FROM rating_changes a JOIN rating_changes b ON b.kind = a.kind"
+             " AND b.source_id = a.source_id AND b.user_id > a.user_id"
+             " WHERE a.guild_id = :guild AND a.changed_at >= :since AND a.changed_at < :until"
+             " AND a.why_not IS NULL AND b.why_not IS NULL")
+
+#: Opening a rated game on PostgreSQL: its players' rating locks, the claim and the reads,
+#: in one round trip (see the function, migrations/postgresql/022): a row per player, their
+#: stored rating (NULLs for a newcomer) and their pairs' counts today (where they are
+#: ``a``); no rows when the game was rated already.
+_OPEN = ("SELECT * FROM rating_open(:locks, :kind, :source, :guild, :season, :now, :since,"
+         " :until, :ids)")
 
 #: Everything a rated game writes, in one statement (PostgreSQL). Its parts all read the
 #: database as it was before the statement: the final standings kept are the rows
@@ -177,10 +174,7 @@ _WRITE_ALL = (
     f" ORDER BY moved.bucket{_POINT_COUNTED}),"
     " entered AS (INSERT INTO rating_seasons (guild_id, season, players)"
     " SELECT :guild, :season, CAST(:entering AS bigint) WHERE CAST(:entering AS bigint) <> 0"
-    f"{_SEASON_COUNTED}),"
-    " paired AS (INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
-    f" SELECT :guild, :day, paired.user_a, paired.user_b, 1 FROM {_unnest('paired', _PAIRED)}"
-    f"{_PAIR_COUNTED})"
+    f"{_SEASON_COUNTED})"
     f" INSERT INTO rating_changes ({_CHANGE}, guild_id) SELECT changed.*, :guild"
     f" FROM {_unnest('changed', _CHANGED)}")
 
@@ -188,28 +182,28 @@ _WRITE_ALL = (
 class RatingStore:
     # ---- rating a game (inside the transaction that ends it) -----------------------------
     async def claim(self, conn: Connection, kind: RatedKind, source_id: int, guild_id: int,
-                    season: str, now: float, day: str, user_ids: Sequence[int]
-                    ) -> Opened | None:
-        """Lock the players' ratings in the server (PostgreSQL; one sorted call), claim the
-        game's one row and read what rating it needs; None when the game was rated already
-        (by a retry or another process: its changes are stored). On PostgreSQL the claim
-        and the reads are one statement after the locks (two round trips in all)."""
+                    season: str, now: float, day: tuple[float, float],
+                    user_ids: Sequence[int]) -> Opened | None:
+        """Lock the players' ratings in the server (PostgreSQL), claim the game's one row
+        and read what rating it needs; None when the game was rated already (by a retry or
+        another process: its changes are stored). On PostgreSQL all of it is one round
+        trip."""
         ids = sorted(set(user_ids))
-        # the claim-and-read and the write that follow look rows up by key, whoever plays
-        await locks.hold(conn, *(locks.rating(guild_id, u) for u in ids), generic_plans=True)
+        keys = await locks.in_statement(conn, *(locks.rating(guild_id, u) for u in ids))
         claim = {"kind": kind.value, "source": source_id, "guild": guild_id, "season": season,
                  "now": float(now)}
         if not isinstance(conn, PgConnection):
             if (await conn.execute(_CLAIM, claim)).rowcount != 1:
                 return None
             return Opened(await self.players(conn, guild_id, ids),
-                          await self._pair_counts(conn, guild_id, day, ids))
-        rows = await fetch_all(conn, _CLAIM_AND_READ, {**claim, "day": day, "ids": ids})
-        if not rows[0][10]:
+                          await self.pair_counts(conn, guild_id, day, ids))
+        rows = await fetch_all(conn, _OPEN, {**claim, "locks": keys, "since": day[0],
+                                             "until": day[1], "ids": ids})
+        if not rows:
             return None
         return Opened({int(row[1]): _player(row) for row in rows if row[2] is not None},
-                      {(int(row[1]), int(other)): int(n) for row in rows if row[11]
-                       for other, n in zip(row[11], row[12], strict=True)})
+                      {(int(row[1]), int(other)): int(n) for row in rows if row[10]
+                       for other, n in zip(row[10], row[11], strict=True)})
 
     async def write(self, conn: Connection, writes: RatedWrites) -> None:
         """Store what a rated game changed: on PostgreSQL in one statement, on SQLite (no
@@ -217,18 +211,16 @@ class RatingStore:
         w = writes
         if isinstance(conn, PgConnection):
             await conn.execute(_WRITE_ALL, {
-                "guild": w.guild_id, "season": w.season, "day": w.day, "kept": list(w.kept),
+                "guild": w.guild_id, "season": w.season, "kept": list(w.kept),
                 "entering": w.entering,
                 **_arrays("saved", _SAVED, map(_saved_row, w.saved)),
                 **_arrays("moved", _MOVED, ((b, n) for b, n in sorted(w.moves.items()) if n)),
-                **_arrays("paired", _PAIRED, sorted(w.pairs)),
                 **_arrays("changed", _CHANGED, map(_change_row, w.changes))})
             return
         await self._keep_standings(conn, w.guild_id, w.kept)
         await self._save(conn, w.guild_id, w.saved)
         await self.move_buckets(conn, w.guild_id, w.season, w.moves)
         await self.entered(conn, w.guild_id, w.season, w.entering)
-        await self._count_pairs(conn, w.guild_id, w.day, w.pairs)
         await self._add_changes(conn, w.guild_id, w.changes)
 
     async def changes_of(self, conn: Connection, kind: RatedKind, source_id: int
@@ -270,33 +262,17 @@ class RatingStore:
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(*_change_row(c), guild_id) for c in changes])
 
-    async def _pair_counts(self, conn: Connection, guild_id: int, day: str,
-                           ids: Sequence[int]) -> dict[tuple[int, int], int]:
-        """Rated games today of each pair among ``ids`` (lower id first)."""
-        marks = ", ".join("?" for _ in ids)
+    async def pair_counts(self, conn: Connection, guild_id: int, day: tuple[float, float],
+                          user_ids: Sequence[int]) -> dict[tuple[int, int], int]:
+        """Rated games in ``day`` (a span of times) of each pair among ``user_ids`` (lower
+        id first)."""
+        ids = {f"u{i}": u for i, u in enumerate(sorted(set(user_ids)))}
+        marks = ", ".join(f":{name}" for name in ids)
         rows = await fetch_all(
-            conn, "SELECT user_a, user_b, games FROM rating_pairs WHERE guild_id = ?"
-            f" AND day = ? AND user_a IN ({marks}) AND user_b IN ({marks})",
-            (guild_id, day, *ids, *ids))
+            conn, f"SELECT a.user_id, b.user_id, COUNT(*){_TOGETHER} AND a.user_id IN ({marks})"
+            f" AND b.user_id IN ({marks}) GROUP BY a.user_id, b.user_id",
+            {"guild": guild_id, "since": day[0], "until": day[1], **ids})
         return {(int(a), int(b)): int(n) for a, b, n in rows}
-
-    async def _count_pairs(self, conn: Connection, guild_id: int, day: str,
-                           pairs: Sequence[tuple[int, int]]) -> None:
-        await conn.executemany(
-            "INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
-            f" VALUES (?, ?, ?, ?, 1){_PAIR_COUNTED}",
-            [(guild_id, day, a, b) for a, b in sorted(pairs)])
-
-    async def forget_pairs_before(self, conn: Connection, day: str, limit: int) -> int:
-        """Delete up to ``limit`` rated pairs of days before ``day`` (the daily cap reads
-        only its own day's); how many. The oldest come first in each server's key order,
-        so a batch reads little besides what it deletes."""
-        await locks.alone(conn)  # rows no game writes any more: no key, no wait
-        cur = await conn.execute(
-            "DELETE FROM rating_pairs WHERE (guild_id, day, user_a, user_b) IN"
-            " (SELECT guild_id, day, user_a, user_b FROM rating_pairs WHERE day < ?"
-            f" LIMIT {int(limit)})", (day,))
-        return max(cur.rowcount, 0)
 
     # ---- reading ------------------------------------------------------------------------
     async def player(self, conn: Connection, guild_id: int, user_id: int
@@ -401,8 +377,7 @@ class RatingStore:
                 await self.entered(conn, int(guild), str(season), -1)
         total = 0
         for table, column in (("ratings", "user_id"), ("season_standings", "user_id"),
-                              ("rating_changes", "user_id"), ("rating_pairs", "user_a"),
-                              ("rating_pairs", "user_b")):
+                              ("rating_changes", "user_id")):
             cur = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
             total += max(cur.rowcount, 0)
         return total

@@ -72,30 +72,48 @@ class PgTransaction(PgConnection):
         self._alone: str | None = None
 
     # ---- what the store calls ---------------------------------------------------------------
-    async def hold(self, *keys: Key, generic_plans: bool = False) -> None:
+    async def hold(self, *keys: Key) -> None:
         """Lock ``keys`` until the transaction ends; before the first statement this rides
         on its ``BEGIN``, after it one more round trip (keys in sorted order either way, and
-        never ranked at or below a key held already: see bot/store/locks.py).
-        ``generic_plans``: the statements after it, to the end of the transaction, are
-        planned once per connection instead of at every call (PostgreSQL re-plans a
-        statement with many array parameters each time, 0.3-0.8 ms); only for statements
-        whose best plan is the same whatever their values (look-ups by key)."""
+        never ranked at or below a key held already: see bot/store/locks.py)."""
         if self.whole:
             return
-        new = sorted({k for k in keys if not self.holds(k)})
-        for key in set(keys) - set(new):  # held under another name: learn its names
-            self.held.update(key.names)
-        then = (_GENERIC_PLANS,) if generic_plans else ()
+        new = self._not_held(keys)
         if not new:
-            if then and self._conn is not None:
-                await self._conn.execute(_GENERIC_PLANS)
             return
         self._check_order(new)
         if self._conn is None:
-            await self._begin(new if self.per_key else None, then)
+            await self._begin(new if self.per_key else None)
         else:
-            await self._conn.execute("; ".join((
-                *(f"SELECT pg_advisory_xact_lock({key.sql})" for key in new), *then)))
+            await self._conn.execute("; ".join(
+                f"SELECT pg_advisory_xact_lock({key.sql})" for key in new))
+        self._count_held(new)
+
+    @property
+    def began(self) -> bool:
+        return self._conn is not None
+
+    def taking(self, *keys: Key) -> list[Key]:
+        """Keys a statement of the caller's takes itself, after the ``BEGIN`` (see
+        locks.in_statement): checked and counted as held as :meth:`hold` does; those not
+        held yet, in the order to take them."""
+        assert self.began, "in_statement() comes after the transaction's first statement"
+        if self.whole:
+            return []
+        new = self._not_held(keys)
+        if new:
+            self._check_order(new)
+            self._count_held(new)
+        return new
+
+    def _not_held(self, keys: Sequence[Key]) -> list[Key]:
+        """``keys`` not held yet, in order; a key held under another name learns its names."""
+        new = sorted({k for k in keys if not self.holds(k)})
+        for key in set(keys) - set(new):
+            self.held.update(key.names)
+        return new
+
+    def _count_held(self, new: Sequence[Key]) -> None:
         self.held.update(name for key in new for name in key.names)
         self._rank = max(self._rank, new[-1].rank)
 
@@ -168,7 +186,7 @@ class PgTransaction(PgConnection):
             await self._pool.release(conn)
 
     # ---- BEGIN ------------------------------------------------------------------------------
-    async def _begin(self, keys: Sequence[Key] | None, then: Sequence[str] = ()) -> None:
+    async def _begin(self, keys: Sequence[Key] | None) -> None:
         """A pooled connection in a transaction holding ``keys`` (None: the whole database).
         A connection the server dropped since it was last used (a restart, a failover)
         fails here, before anything was written: the pool then replaces its connections
@@ -176,7 +194,7 @@ class PgTransaction(PgConnection):
         for attempt in range(2):
             conn = await self._acquire()
             try:
-                await self._lock(conn, keys, then)
+                await self._lock(conn, keys)
             except CONNECTION_ERRORS as exc:
                 await self._pool.release(conn)
                 if attempt:
@@ -209,8 +227,7 @@ class PgTransaction(PgConnection):
         except TimeoutError:
             raise StorageUnavailable("busy") from None
 
-    async def _lock(self, conn: PoolConnectionProxy, keys: Sequence[Key] | None,
-                    then: Sequence[str]) -> None:
+    async def _lock(self, conn: PoolConnectionProxy, keys: Sequence[Key] | None) -> None:
         """``BEGIN`` and the locks in one round trip, waiting as :meth:`_acquire` does; then
         the statements inside may wait (for a row) as long as the patience has left."""
         loop = asyncio.get_running_loop()
@@ -219,7 +236,7 @@ class PgTransaction(PgConnection):
         while True:
             rest = self._deadline - loop.time()
             try:
-                await conn.execute("; ".join((_begin_sql(keys, _ms(wait), _ms(rest)), *then)))
+                await conn.execute(_begin_sql(keys, _ms(wait), _ms(rest)))
                 return
             except LOCK_FAILURES:  # nothing was done yet: safe to try again
                 await conn.execute("ROLLBACK")
@@ -244,10 +261,6 @@ async def _roll_back(conn: PoolConnectionProxy) -> None:
         await conn.execute("ROLLBACK")
     except _ROLLBACK_FAILURES:
         conn.terminate()
-
-
-#: See :meth:`PgTransaction.hold`'s ``generic_plans``.
-_GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan"
 
 
 def _begin_sql(keys: Sequence[Key] | None, wait_ms: int, rest_ms: int) -> str:

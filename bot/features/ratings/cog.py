@@ -1,16 +1,14 @@
 """What ``/leaderboard mode:rating`` and ``/stats`` show of ratings (the commands are the
-stats feature's; they hand over here), the rating board's paging, and the hourly deletion
-of past days' rated pairs."""
+stats feature's; they hand over here), and the rating board's paging."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-import logging
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from i18n import tr
 
@@ -25,12 +23,6 @@ from .service import Board, RatingService
 
 #: The rating chart's file name on ``/stats``.
 CHART_NAME = "rating.png"
-#: How often each process deletes past days' rated pairs, and how long after its start it
-#: first does (every process does: a second deletion finds nothing).
-PRUNE_EVERY = 3600.0
-FIRST_PRUNE_AFTER = 300.0
-
-log = logging.getLogger(__name__)
 
 
 class RatingsCog(commands.Cog, name="ratings"):
@@ -40,26 +32,9 @@ class RatingsCog(commands.Cog, name="ratings"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(RatingPageButton)
-        self.pruning.start()
 
     async def cog_unload(self) -> None:
-        self.pruning.cancel()
         self.bot.remove_dynamic_items(RatingPageButton)
-
-    @tasks.loop(seconds=PRUNE_EVERY)
-    async def pruning(self) -> None:
-        """The daily cap's past days, deleted (the table would grow by every rated pair)."""
-        try:
-            gone = await self.service.forget_old_pairs()
-        except Exception:  # the next hour tries again
-            log.exception("deleting past days' rated pairs failed")
-        else:
-            log.debug("deleted %d rated pairs of past days", gone)
-
-    @pruning.before_loop
-    async def _first_prune_later(self) -> None:
-        await self.bot.wait_until_ready()
-        await asyncio.sleep(FIRST_PRUNE_AFTER)
 
     async def season_autocomplete(self, interaction: discord.Interaction, current: str
                                   ) -> list[app_commands.Choice[str]]:

@@ -62,5 +62,12 @@ def season_of(now: float, cadence: Seasons) -> str:
     return NO_SEASONS
 
 
-def utc_day(now: float) -> str:
-    return datetime.fromtimestamp(now, UTC).date().isoformat()
+#: Seconds in a UTC day (Unix time has no leap seconds).
+DAY = 86_400
+
+
+def utc_day(now: float) -> tuple[float, float]:
+    """The UTC day a moment is in, as the span of times ``[start, end)`` (the daily cap per
+    pair counts the rated games in it)."""
+    start = float(math.floor(now / DAY) * DAY)
+    return start, start + DAY

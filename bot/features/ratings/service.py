@@ -12,9 +12,10 @@ with its uncertainty widened (:func:`.model.widened`). A past season's board is 
 rows and the rows of players who haven't played since.
 
 The daily cap per pair: two players count toward rating together at most ``pair_cap``
-times a UTC day in a server. In a race of many, a player is rated when at least one other
-player rated in it is still under the cap with them (found by dropping, until none is
-left to drop, the players who have no such opponent); the rated players' pairs all count.
+times a UTC day in a server, counted from the rated games' stored changes. In a race of
+many, a player is rated when at least one other player rated in it is still under the cap
+with them (found by dropping, until none is left to drop, the players who have no such
+opponent); the rated players' pairs all count.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from itertools import combinations
 
 from ...core.clock import Clock, system_clock
 from ...core.enums import RatedKind, Seasons
@@ -40,8 +40,6 @@ DEFAULT_SEASONS = Seasons.MONTHLY
 HISTORY_GAMES = 200
 #: Players on a page of a rating board.
 PAGE_SIZE = 10
-#: Rated pairs of past days deleted in one transaction (:meth:`RatingService.forget_old_pairs`).
-PRUNE_BATCH = 5_000
 
 
 class WhyNot(StrEnum):
@@ -195,11 +193,11 @@ class RatingService:
             stored = await self.store.changes_of(conn, game.kind, game.source_id)
             return RatingOutcome(tuple(map(_from_stored, stored)))
         rated = rated_field(ids, opened.pairs, self.pair_cap(guild))
-        writes = self._writes(guild, season, day, now, game, opened.players, rated)
+        writes = self._writes(guild, season, now, game, opened.players, rated)
         await self.store.write(conn, writes)
         return RatingOutcome(tuple(map(_from_stored, writes.changes)))
 
-    def _writes(self, guild: int, season: str, day: str, now: float, game: RatedGame,
+    def _writes(self, guild: int, season: str, now: float, game: RatedGame,
                 players: dict[int, PlayerRating], rated: set[int]) -> RatedWrites:
         """What the game changes: the ratings of the players ``rated`` move by the
         library's numbers, the others' changes say they were capped."""
@@ -245,8 +243,7 @@ class RatingService:
                 changes[p.user_id] = StoredChange(
                     game.kind, game.source_id, p.user_id, p.place, before, before,
                     _provisional(old), WhyNot.PAIR_CAP, now)
-        return RatedWrites(guild, season, day, tuple(kept), tuple(saved), moves, entering,
-                           tuple(combinations(sorted(rated), 2)),
+        return RatedWrites(guild, season, tuple(kept), tuple(saved), moves, entering,
                            tuple(changes[p.user_id] for p in game.placements))
 
     @staticmethod
@@ -266,20 +263,6 @@ class RatingService:
             changes.append(RatingChange(p.user_id, before, before, _provisional(old), False,
                                         why, p.place))
         return RatingOutcome(tuple(changes))
-
-    # ---- keeping ----------------------------------------------------------------------------
-    async def forget_old_pairs(self, now: float | None = None) -> int:
-        """Delete the rated pairs of days before yesterday (UTC), a batch a transaction; how
-        many. The daily cap reads only today's; yesterday's stay for a game rated just after
-        midnight with the day it ended in."""
-        before = model.utc_day((self.clock() if now is None else now) - 86_400)
-        total = 0
-        while True:
-            async with self.db.transaction() as conn:
-                gone = await self.store.forget_pairs_before(conn, before, PRUNE_BATCH)
-            total += gone
-            if gone < PRUNE_BATCH:
-                return total
 
     # ---- reading ----------------------------------------------------------------------------
     async def outcome(self, kind: RatedKind, source_id: int) -> RatingOutcome | None:
