@@ -10,8 +10,8 @@ then times the bot's own RatingService calls:
 - a rating update per finished game: ``rate()`` inside the write transaction that ends it,
   begun as an ending begins it (its game's key held first: on PostgreSQL the pool's
   connection, ``BEGIN`` and that lock are the ending's, not the rating's), for a 1-vs-1
-  match and a 6-player race between players already on the board; and that transaction
-  whole, commit included;
+  match, a 6-player race and a 25-player race (the largest a lobby takes) between players
+  already on the board; and that transaction whole, commit included;
 - ``/leaderboard mode:rating``: the board's first page, a deep page, last season's first
   page (each with the viewer's own place), and ``/stats``'s rating card (rank, players on
   the board, the history).
@@ -146,7 +146,8 @@ async def measure(target: str | Path, players: int, runs: int) -> None:
         ids = iter(range(1, 10**9))
 
         trips = []  # the reference: one statement's trip in the same transactions
-        for size, label in ((2, "a 1-vs-1 match"), (6, "a 6-player race")):
+        for size, label in ((2, "a 1-vs-1 match"), (6, "a 6-player race"),
+                            (25, "a 25-player race")):
             inside, whole = [], []
             for _ in range(runs):
                 who = rng.sample(range(1, players + 1), size)

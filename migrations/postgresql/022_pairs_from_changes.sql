@@ -25,13 +25,10 @@ CREATE FUNCTION rating_open(_locks text[], _kind text, _source bigint, _guild bi
                    opponents bigint[], counts bigint[])
     LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_column
-DECLARE
-    _lock text;
 BEGIN
     PERFORM set_config('plan_cache_mode', 'force_generic_plan', true);
-    FOREACH _lock IN ARRAY _locks LOOP
-        PERFORM pg_advisory_xact_lock(hashtextextended(_lock, 0));
-    END LOOP;
+    PERFORM pg_advisory_xact_lock(hashtextextended(k, 0))
+        FROM unnest(_locks) WITH ORDINALITY AS l(k, i) ORDER BY i;
     INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)
         VALUES (_kind, _source, _guild, _season, _now)
         ON CONFLICT (kind, source_id) DO NOTHING;
@@ -39,20 +36,21 @@ BEGIN
         RETURN;
     END IF;
     -- Each player's stored rating (NULLs for a newcomer), and their rated games today with
-    -- each other player of higher id (see _TOGETHER in bot/store/ratings.py).
+    -- each other player of higher id (the join of _TOGETHER in bot/store/ratings.py).
     RETURN QUERY
+    WITH together AS (
+        SELECT a.user_id AS player, b.user_id AS other, COUNT(*) AS games
+        FROM rating_changes a JOIN rating_changes b ON b.kind = a.kind
+             AND b.source_id = a.source_id AND b.user_id > a.user_id
+        WHERE a.guild_id = _guild AND a.changed_at >= _since AND a.changed_at < _until
+              AND a.why_not IS NULL AND b.why_not IS NULL
+              AND a.user_id = ANY (_ids) AND b.user_id = ANY (_ids)
+        GROUP BY a.user_id, b.user_id)
     SELECT r.guild_id, u.user_id, r.season, r.mu, r.sigma, r.rating, r.games,
            r.total_games, r.best, r.updated_at, p.opponents, p.counts
     FROM unnest(_ids) AS u(user_id)
     LEFT JOIN ratings r ON r.guild_id = _guild AND r.user_id = u.user_id
-    CROSS JOIN LATERAL (
-        SELECT array_agg(o.user_id) AS opponents, array_agg(o.games) AS counts
-        FROM (SELECT b.user_id, COUNT(*) AS games
-              FROM rating_changes a JOIN rating_changes b ON b.kind = a.kind
-                   AND b.source_id = a.source_id AND b.user_id > a.user_id
-              WHERE a.guild_id = _guild AND a.changed_at >= _since AND a.changed_at < _until
-                    AND a.why_not IS NULL AND b.why_not IS NULL
-                    AND a.user_id = u.user_id AND b.user_id = ANY (_ids)
-              GROUP BY b.user_id) o) p;
+    LEFT JOIN (SELECT player, array_agg(other) AS opponents, array_agg(games) AS counts
+               FROM together GROUP BY player) p ON p.player = u.user_id;
 END
 $$;

@@ -228,9 +228,9 @@ class RatingService:
             if old is not None and old.season == season:
                 moves[bucket(old.rating)] -= 1
             moves[bucket(shown)] += 1
-            player = replace(was, mu=float(new.mu), sigma=float(new.sigma), rating=shown,
-                             games=was.games + 1, total_games=was.total_games + 1,
-                             best=max(was.best, shown), updated_at=now)
+            player = PlayerRating(  # not dataclasses.replace: a tenth of a race's Python
+                guild, p.user_id, season, float(new.mu), float(new.sigma), shown,
+                was.games + 1, was.total_games + 1, max(was.best, shown), now)
             saved.append(player)
             changes[p.user_id] = StoredChange(
                 game.kind, game.source_id, p.user_id, p.place,
