@@ -157,6 +157,13 @@ async def fill(fake, bot, world, admin, db_path, wall_clock, *, full: bool = Tru
         await fake.click(bot, invited.message, f"mmm:accept:{match_id}", user=world.bob)
         await slash(fake, bot, world, "mastermind quit", user=quitter)
         wall_clock.advance(31 * 86400)
+    # A daily cap's pair count, as versions before migration 022 still write it (beside a
+    # newer one in a rolling deploy): copied like every table.
+    with contextlib.closing(dbtools.connect(db_path)) as conn:
+        conn.execute("INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
+                     " VALUES (?, '2026-11-01', ?, ?, 1)",
+                     (world.guild.id, world.alice.id, world.bob.id))
+        conn.commit()
     # A race: bob leaves it (ranked last), alice breaks the code: races and racers, rated.
     opened = await slash(fake, bot, world, "race")
     (race_id, race_secret), = rows(db_path, "SELECT id, secret FROM races")

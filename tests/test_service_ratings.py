@@ -174,7 +174,14 @@ async def test_ranks_on_a_board_with_ties_and_after_forget_me(services, db_path)
     for place, (user, _) in enumerate(stored, 1):
         card = await services.ratings.card(GUILD, user)
         assert card.rank == place and card.total == len(stored)
-    await services.stats.forget(stored[0][0])
+    gone, kept = stored[0][0], stored[1][0]
+    async with services.db.transaction() as conn:  # as a version before migration 022 wrote
+        await conn.executemany(
+            "INSERT INTO rating_pairs (guild_id, day, user_a, user_b, games)"
+            " VALUES (?, '2026-11-01', ?, ?, 1)", [(GUILD, gone, 99), (GUILD, 98, gone),
+                                                   (GUILD, kept, 99)])
+    await services.stats.forget(gone)
+    assert rows(db_path, "SELECT user_a, user_b FROM rating_pairs") == [(kept, 99)]
     board = await services.ratings.board(GUILD, None, page=0, viewer_id=stored[-1][0])
     assert board.size == len(stored) - 1
     assert [r.user_id for r in board.rows] == [u for u, _ in stored[1:]][:10]

@@ -377,7 +377,9 @@ class RatingStore:
                 await self.entered(conn, int(guild), str(season), -1)
         total = 0
         for table, column in (("ratings", "user_id"), ("season_standings", "user_id"),
-                              ("rating_changes", "user_id")):
+                              ("rating_changes", "user_id"),
+                              # written by versions before migration 022 (still kept)
+                              ("rating_pairs", "user_a"), ("rating_pairs", "user_b")):
             cur = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
             total += max(cur.rowcount, 0)
         return total

@@ -1,8 +1,8 @@
--- The daily cap per pair is read from rating_changes (each player's rated games, by player
--- and time: rating_changes_by_player): two players' rated games together today are the
--- games where both have a rated change. rating_pairs held the same counts a second time,
--- written at every rated game (a row per pair: 300 for a race of 25).
-DROP TABLE rating_pairs;
+-- rating_pairs (020) is no longer written or read: the daily cap per pair counts two
+-- players' rated games from rating_changes. It stays, because every version reads the
+-- same database (docs/operating.md, "Deploys and rollbacks"): a version from before 022
+-- still running beside this one, or rolled back to, writes and reads it. A later migration
+-- may drop it once no such version runs.
 
 -- Opening a rated game in one round trip (bot/store/ratings.py, RatingStore.claim): its
 -- players' rating locks, in the order given (each a key's text, hashed as

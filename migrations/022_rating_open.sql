@@ -1,0 +1,8 @@
+-- PostgreSQL only (the function rating_open: migrations/postgresql/022). Nothing here:
+-- SQLite rates a game statement by statement, in-process.
+--
+-- rating_pairs (020) is no longer written or read: the daily cap per pair counts two
+-- players' rated games from rating_changes. It stays, because every version reads the
+-- same database (docs/operating.md, "Deploys and rollbacks"): a version from before 022
+-- still running beside this one, or rolled back to, writes and reads it. A later migration
+-- may drop it once no such version runs.
