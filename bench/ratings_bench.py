@@ -12,9 +12,10 @@ then times the bot's own RatingService calls:
   connection, ``BEGIN`` and that lock are the ending's, not the rating's), for a 1-vs-1
   match, a 6-player race and a 25-player race (the largest a lobby takes) between players
   already on the board; and that transaction whole, commit included;
-- ``/leaderboard mode:rating``: the board's first page, a deep page, last season's first
-  page (each with the viewer's own place), and ``/stats``'s rating card (rank, players on
-  the board, the history).
+- ``/leaderboard mode:rating``: the board's first page, a deep page (by its number, as a
+  button from before the rows were carried turns, and turned to by Next from the page
+  before it, as the buttons do), last season's first page (each with the viewer's own
+  place), and ``/stats``'s rating card (rank, players on the board, the history).
 
 Prints the median and p99 of each, and beside them the median of one ``SELECT 1`` run in
 the same transactions after each rating (a round trip to the server, or to SQLite's
@@ -40,7 +41,7 @@ from databases import bench_database
 
 from bot.core.enums import RatedKind, Seasons
 from bot.features.ratings import model
-from bot.features.ratings.service import Placement, RatedGame, RatingService
+from bot.features.ratings.service import PageTurn, Placement, RatedGame, RatingService
 from bot.store import Database, locks
 from bot.store.postgres import PostgresDatabase
 from bot.store.ratings import bucket
@@ -173,8 +174,12 @@ async def measure(target: str | Path, players: int, runs: int) -> None:
         deep = players // 10 // 2
         figures("/leaderboard mode:rating, first page", await timed(
             lambda: service.board(GUILD, None, page=0, viewer_id=viewer), runs))
-        figures(f"/leaderboard mode:rating, page {deep + 1:,}", await timed(
+        figures(f"/leaderboard mode:rating, page {deep + 1:,} by its number", await timed(
             lambda: service.board(GUILD, None, page=deep, viewer_id=viewer), runs))
+        before = (await service.board(GUILD, None, page=deep - 1, viewer_id=viewer)).rows[-1]
+        turn = PageTurn(before.rating, before.user_id, after=True)
+        figures(f"  turned to by Next from page {deep:,}", await timed(
+            lambda: service.board(GUILD, None, page=deep, viewer_id=viewer, turn=turn), runs))
         figures("/leaderboard mode:rating season:(last), first page", await timed(
             lambda: service.board(GUILD, last, page=0, viewer_id=viewer), runs))
         figures("/stats rating card (rank, size, history)", await timed(

@@ -183,16 +183,28 @@ async def test_the_rating_boards_pages_and_forged_page_ids(fake_discord, start_b
     await forfeit(fake_discord, bot, world, db_path, world.alice, world.bob)
     board = await slash(fake_discord, bot, world, "leaderboard", world.alice, mode="rating")
     prev, nxt = board.message.custom_ids
-    assert prev.startswith(f"mmo:{world.guild.id}:") and prev.endswith(":0:prev")
+    (top, rating), = rows(db_path, "SELECT user_id, rating FROM ratings ORDER BY rating DESC"
+                                   " LIMIT 1")
+    season = prev.split(":")[2]
+    # the row each turns from: the page's first, its last (a deep page is not counted)
+    assert prev == f"mmo:{world.guild.id}:{season}:0:prev:{rating!r}:{top}"
+    assert nxt.startswith(f"mmo:{world.guild.id}:{season}:0:next:")
     assert board.message.components[0]["components"][1]["disabled"]  # one page only
     still = fake_discord.old_message(world.general, [nxt])  # as if it were enabled
     turned = await fake_discord.click(bot, still, nxt, user=world.bob)
     assert turned.ephemeral and turned.embed["title"] == board.embed["title"]
     assert "bob" in turned.embed["fields"][0]["name"]  # the clicker's own place
+    # A button posted before the row was carried turns by the page's number, as it did.
+    older = f"mmo:{world.guild.id}:{season}:0:next"
+    again = await fake_discord.click(bot, fake_discord.old_message(world.general, [older]),
+                                     older, user=world.bob)
+    assert again.ephemeral and again.embed == turned.embed
     guild = world.guild.id
     forged = [f"mmo:{guild}:2026-13:0:next", f"mmo:{guild}:2026-Q5:0:next",
               f"mmo:{guild}:all:0", f"mmo:{guild}:all:0:next:1", f"mmo:{10**21}:all:0:next",
-              "mmo:x:all:0:next", f"mmo:{guild}:all:{10**7}:next"]
+              "mmo:x:all:0:next", f"mmo:{guild}:all:{10**7}:next",
+              f"mmo:{guild}:all:0:next:1000.5:{10**21}", f"mmo:{guild}:all:0:next:nan:1",
+              f"mmo:{guild}:all:0:next:1.0.0:1", f"mmo:{guild}:all:0:prev:1000.5"]
     message = fake_discord.old_message(world.general, forged)
     for custom_id in forged:
         told = (await fake_discord.click(bot, message, custom_id, user=world.alice)).messages[-1]
@@ -214,3 +226,46 @@ async def test_a_player_who_times_out_ranks_last(fake_discord, start_bot, world,
     assert changes == {alice.id: 1, bob.id: 2}
     (alice_rating,), = rows(db_path, "SELECT rating FROM ratings WHERE user_id = ?", alice.id)
     assert alice_rating > 1000
+
+
+async def test_next_and_prev_turn_a_deep_board_from_the_rows_shown(fake_discord, start_bot,
+                                                                   world, db_path):
+    """23 rated players: Next on the public board answers the clicker with page 2 (ranks
+    11-20), found from page 1's last row; Next and Prev on that private page turn it."""
+    from bot.core.enums import RatedKind
+    from bot.features.ratings.service import Placement, RatedGame
+
+    bot = await start_bot()
+    await forfeit(fake_discord, bot, world, db_path, world.alice, world.bob)
+    service = bot.get_cog("ratings").service
+    for n in range(1, 4):  # three races of seven others
+        players = range(100 * n, 100 * n + 7)
+        async with service.db.transaction() as conn:
+            await service.rate(conn, RatedGame(world.guild.id, RatedKind.RACE, 10**6 + n,
+                                               tuple(Placement(u, u % 7 + 1)
+                                                     for u in players)), service.clock())
+    ranked = [u for (u,) in rows(db_path, "SELECT user_id FROM ratings"
+                                          " ORDER BY rating DESC, user_id")]
+    assert len(ranked) == 23
+
+    def listed(embed) -> list[int]:
+        """The ranks on a page past the medals (``# 11``)."""
+        return [int("".join(filter(str.isdigit, line.split("**")[0])))
+                for line in embed["description"].splitlines()]
+
+    board = await slash(fake_discord, bot, world, "leaderboard", world.alice, mode="rating")
+    assert board.embed["footer"]["text"].startswith("Page 1/3")
+    nxt = board.message.custom_ids[1]
+    assert nxt.endswith(f":{ranked[9]}")  # page 1's last row
+    second = await fake_discord.click(bot, board.message, nxt, user=world.bob)
+    assert second.ephemeral and second.embed["footer"]["text"].startswith("Page 2/3")
+    assert listed(second.embed) == list(range(11, 21))
+    third = await fake_discord.click(bot, second.message, second.message.custom_ids[1],
+                                     user=world.bob)
+    assert third.embed["footer"]["text"].startswith("Page 3/3")
+    assert listed(third.embed) == [21, 22, 23]
+    assert third.message.components[0]["components"][1]["disabled"]  # the last page
+    back = await fake_discord.click(bot, third.message, third.message.custom_ids[0],
+                                    user=world.bob)
+    assert back.embed["description"] == second.embed["description"]
+    fake_discord.assert_no_violations()

@@ -8,14 +8,14 @@ from __future__ import annotations
 import asyncio
 import math
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from openskill.models import PlackettLuce
 from service_kit import build, rows
 
 from bot.core.enums import RatedKind, Seasons
 from bot.features.ratings import model
-from bot.features.ratings.service import Placement, RatedGame, WhyNot
+from bot.features.ratings.service import PageTurn, Placement, RatedGame, WhyNot
 from bot.store import Database
 
 GUILD = 7
@@ -255,3 +255,64 @@ async def test_a_big_race_with_a_capped_player_and_a_season_carried(services, db
         counts = await services.ratings.store.pair_counts(
             conn, GUILD, model.utc_day(services.clock()), range(1, 19))
     assert counts == both
+
+
+async def test_pages_turned_from_a_row_are_the_pages_counted(services):
+    """The board's buttons turn a page from the row shown (its last, or its first): a deep
+    page costs its own rows, not its offset. Turned pages are the pages counted by number,
+    ties split across pages included, on the current board and on an ended season's (its
+    two homes merged); a turn from a place no row holds any more shows the rows next to
+    it, ranked; a turn past either end shows that end."""
+    size = 3
+    for n in range(1, 13):  # a chain of matches: a dozen ratings, most apart
+        await rate(services, game(n, (n + 1, 1), (n, 2)))
+    await rate(services, game(20, *((u, 1) for u in range(30, 35))))  # five tied newcomers
+    october = services.ratings.season(GUILD)
+
+    async def walk(season: str | None) -> None:
+        counted = []
+        for page in range(100):
+            board = await services.ratings.board(GUILD, season, page=page, viewer_id=1,
+                                                 size=size)
+            if board.page < page:
+                break
+            counted.append(board.rows)
+        assert len(counted) == board.pages and sum(map(len, counted)) == board.size
+        everyone = [row for rows in counted for row in rows]
+        assert [r.rank for r in everyone] == list(range(1, board.size + 1))
+        shown = counted[0]
+        for page, expected in enumerate(counted[1:], 1):  # next, next, ...
+            last = shown[-1]
+            board = await services.ratings.board(
+                GUILD, season, page=0, viewer_id=1, size=size,
+                turn=PageTurn(last.rating, last.user_id, after=True))
+            assert (board.page, board.rows) == (page, expected)
+            shown = board.rows
+        for page in range(len(counted) - 2, -1, -1):  # ... and back
+            first = shown[0]
+            board = await services.ratings.board(
+                GUILD, season, page=0, viewer_id=1, size=size,
+                turn=PageTurn(first.rating, first.user_id, after=False))
+            assert (board.page, board.rows) == (page, counted[page])
+            shown = board.rows
+        # Past the ends: the end. From a place no row holds: the rows next to it, ranked.
+        end = await services.ratings.board(GUILD, season, page=0, viewer_id=1, size=size,
+                                           turn=PageTurn(-1e9, 0, after=True))
+        assert end.rows == counted[-1]
+        top = await services.ratings.board(GUILD, season, page=5, viewer_id=1, size=size,
+                                           turn=PageTurn(1e9, 0, after=False))
+        assert top.rows == counted[0]
+        above, below = next((a, b) for a, b in pairwise(everyone)
+                            if a.rating > b.rating and b.rank > size)
+        moved = await services.ratings.board(  # a rating between theirs, as if one had moved
+            GUILD, season, page=0, viewer_id=1, size=size,
+            turn=PageTurn((above.rating + below.rating) / 2, 0, after=True))
+        assert moved.rows == tuple(everyone[below.rank - 1:][:size])
+        assert moved.page == (below.rank - 1) // size
+
+    await walk(None)
+    services.clock.advance(31 * DAY)  # November: six players carry their ratings into it
+    for n in range(1, 4):
+        await rate(services, game(100 + n, (2 * n, 1), (2 * n - 1, 2)))
+    await walk(october)
+    await walk(None)

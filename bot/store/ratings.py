@@ -22,6 +22,8 @@ _CHANGE = ("kind, source_id, user_id, place, before, after, provisional, why_not
 #: index.
 _HOMES = {True: ("ratings",), False: ("season_standings", "ratings")}
 _IN_SEASON = "guild_id = :guild AND season = :season"
+#: A board's order: the best first, ties the lower id first (the rank index's order).
+_BEST_FIRST = " ORDER BY rating DESC, user_id"
 
 
 def _each_home(current: bool, select: str, where: str = "") -> str:
@@ -282,20 +284,46 @@ class RatingStore:
     async def board(self, conn: Connection, guild_id: int, season: str, current: bool, *,
                     offset: int, limit: int) -> list[Standing]:
         """A season's board, best first (ties: the lower id first), read in rank order: a
-        page costs its offset, not the board's size (an ended season's two homes each give
-        their best ``offset + limit`` rows through their rank index, then those are merged)."""
-        order = " ORDER BY rating DESC, user_id"
-        columns = "user_id, rating, games, total_games"
-        if current:
-            sql = _each_home(True, columns) + order
-        else:
-            sql = " UNION ALL ".join(
-                f"SELECT * FROM (SELECT {columns} FROM {home} WHERE {_IN_SEASON}{order}"
-                f" LIMIT {int(offset) + int(limit)}) {home}" for home in _HOMES[False]) + order
-        rows = await fetch_all(conn, f"{sql} LIMIT {int(limit)} OFFSET {int(offset)}",
-                               {"guild": guild_id, "season": season})
+        page costs its offset, not the board's size."""
+        rows = await self._page(conn, guild_id, season, current, offset=offset, limit=limit)
         return [Standing(offset + i + 1, int(u), float(r), int(g), int(t))
                 for i, (u, r, g, t) in enumerate(rows)]
+
+    async def beside(self, conn: Connection, guild_id: int, season: str, current: bool,
+                     rating: float, user_id: int, *, after: bool, limit: int
+                     ) -> list[tuple[int, float, int, int]]:
+        """The ``limit`` rows of a season's board just after (or before) the place of
+        ``(rating, user_id)`` in its order, best first, as ``(user, rating, games, total
+        games)``: a page turned from the one shown costs its own rows, however deep (the
+        row itself may have moved since)."""
+        if after:
+            where = " AND (rating < :rating OR (rating = :rating AND user_id > :user))"
+            order = _BEST_FIRST
+        else:
+            where = " AND (rating > :rating OR (rating = :rating AND user_id < :user))"
+            order = " ORDER BY rating, user_id DESC"
+        rows = await self._page(conn, guild_id, season, current, offset=0, limit=limit,
+                                where=where, order=order,
+                                values={"rating": float(rating), "user": user_id})
+        found = [(int(u), float(r), int(g), int(t)) for u, r, g, t in rows]
+        return found if after else found[::-1]
+
+    async def _page(self, conn: Connection, guild_id: int, season: str, current: bool, *,
+                    offset: int, limit: int, where: str = "", order: str = "",
+                    values: dict[str, object] | None = None) -> list[Row]:
+        """Rows of a season's board in ``order`` (best first unless told), through the rank
+        index: an ended season's two homes each give their first ``offset + limit`` rows,
+        then those are merged."""
+        order = order or _BEST_FIRST
+        columns = "user_id, rating, games, total_games"
+        if current:
+            sql = _each_home(True, columns, where) + order
+        else:
+            sql = " UNION ALL ".join(
+                f"SELECT * FROM (SELECT {columns} FROM {home} WHERE {_IN_SEASON}{where}{order}"
+                f" LIMIT {int(offset) + int(limit)}) {home}" for home in _HOMES[False]) + order
+        return await fetch_all(conn, f"{sql} LIMIT {int(limit)} OFFSET {int(offset)}",
+                               {"guild": guild_id, "season": season, **(values or {})})
 
     async def entered(self, conn: Connection, guild_id: int, season: str, players: int
                       ) -> None:

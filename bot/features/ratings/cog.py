@@ -19,7 +19,7 @@ from .chart import rating_chart
 from .errors import RatingsPerServer
 from .model import PROVISIONAL_GAMES
 from .render import board_embed, card_field
-from .service import Board, RatingService
+from .service import Board, PageTurn, RatingService
 
 #: The rating chart's file name on ``/stats``.
 CHART_NAME = "rating.png"
@@ -55,11 +55,11 @@ class RatingsCog(commands.Cog, name="ratings"):
         await interaction.response.send_message(embed=embed, view=view)
 
     async def on_page(self, interaction: discord.Interaction, guild_id: int, season: str,
-                      page: int) -> None:
+                      page: int, turn: PageTurn | None) -> None:
         """As the other boards: a click on the public board answers the clicker alone with
         the page; on that private page, it turns it."""
         board = await self.service.board(guild_id, season, page=page,
-                                         viewer_id=interaction.user.id)
+                                         viewer_id=interaction.user.id, turn=turn)
         embed, view = self._render(interaction, guild_id, board)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
@@ -74,11 +74,14 @@ class RatingsCog(commands.Cog, name="ratings"):
                   else "") or tr("this server")
         embed = board_embed(board, server, display_name(interaction.user))
         view = discord.ui.View(timeout=None)
+        rows = board.rows
+        first = (rows[0].rating, rows[0].user_id) if rows else None
+        last = (rows[-1].rating, rows[-1].user_id) if rows else None
         view.add_item(RatingPageButton(guild_id, board.season, max(board.page - 1, 0), "prev",
-                                       disabled=board.page == 0))
+                                       first, disabled=not rows or rows[0].rank <= 1))
         view.add_item(RatingPageButton(guild_id, board.season,
-                                       min(board.page + 1, board.pages - 1), "next",
-                                       disabled=board.page >= board.pages - 1))
+                                       min(board.page + 1, board.pages - 1), "next", last,
+                                       disabled=not rows or rows[-1].rank >= board.size))
         return embed, view
 
     # ---- /stats -------------------------------------------------------------------------

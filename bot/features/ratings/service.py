@@ -118,6 +118,16 @@ class PlayerCard:
 
 
 @dataclass(frozen=True)
+class PageTurn:
+    """A page turned from the one shown: the rows after its last row (or before its first),
+    found by that row's place instead of by counting the rows above (a deep page)."""
+
+    rating: float
+    user_id: int
+    after: bool
+
+
+@dataclass(frozen=True)
 class Board:
     """A page of a season's rating board."""
 
@@ -272,9 +282,11 @@ class RatingService:
         return RatingOutcome(tuple(map(_from_stored, stored))) if stored else None
 
     async def board(self, guild_id: int, season: str | None, *, page: int, viewer_id: int,
-                    size: int = PAGE_SIZE) -> Board:
-        """A page of a season's board (None: the current season); raises
-        :class:`UnknownSeason` for a season the server never had."""
+                    size: int = PAGE_SIZE, turn: PageTurn | None = None) -> Board:
+        """A page of a season's board (None: the current season), by its number or turned
+        from a row of the page shown (``turn``: it costs its own rows, however deep; a
+        board that changed since shows the rows next to that row, numbered by their
+        ranks); raises :class:`UnknownSeason` for a season the server never had."""
         current = self.season(guild_id)
         season = season or current
         conn = await self.db.reader()
@@ -283,15 +295,33 @@ class RatingService:
             raise UnknownSeason(season, known)
         total = await self.store.size(conn, guild_id, season)
         pages = max(1, -(-total // size))
-        page = min(max(page, 0), pages - 1)
         now = season == current
-        rows = await self.store.board(conn, guild_id, season, now, offset=page * size,
-                                      limit=size)
+        rows = await self._turned(conn, guild_id, season, now, turn, size) if turn else []
+        if rows:
+            page = min((rows[0].rank - 1) // size, pages - 1)
+        else:  # by number; a turn that found no page: the end it ran into
+            if turn is not None:
+                page = pages - 1 if turn.after else 0
+            page = min(max(page, 0), pages - 1)
+            rows = await self.store.board(conn, guild_id, season, now, offset=page * size,
+                                          limit=size)
         viewer = next((r for r in rows if r.user_id == viewer_id), None)
         if viewer is None:
             viewer = await self.store.standing_on(conn, guild_id, season, now, viewer_id)
         names = await GameStore().player_names(conn, [r.user_id for r in rows])
         return Board(season, now, tuple(rows), total, page, pages, names, viewer)
+
+    async def _turned(self, conn: Connection, guild_id: int, season: str, current: bool,
+                      turn: PageTurn, size: int) -> list[Standing]:
+        """The page a turn shows, ranked from its first row; none when the turn finds no
+        full page before the row (then the first page is shown) or nothing after it."""
+        rows = await self.store.beside(conn, guild_id, season, current, turn.rating,
+                                       turn.user_id, after=turn.after, limit=size)
+        if not rows or (not turn.after and len(rows) < size):
+            return []
+        user, rating, _, _ = rows[0]
+        first = await self.store.rank(conn, guild_id, season, current, user, rating)
+        return [Standing(first + i, u, r, g, t) for i, (u, r, g, t) in enumerate(rows)]
 
     async def seasons_played(self, guild_id: int) -> list[str]:
         return await self.store.seasons(await self.db.reader(), guild_id)
