@@ -296,11 +296,15 @@ class RatingStore:
         ``(rating, user_id)`` in its order, best first, as ``(user, rating, games, total
         games)``: a page turned from the one shown costs its own rows, however deep (the
         row itself may have moved since)."""
+        # the plain bound first: the rank index's range starts there (PostgreSQL reads
+        # no bound out of the OR, and would scan from the board's top)
         if after:
-            where = " AND (rating < :rating OR (rating = :rating AND user_id > :user))"
+            where = (" AND rating <= :rating"
+                     " AND (rating < :rating OR (rating = :rating AND user_id > :user))")
             order = _BEST_FIRST
         else:
-            where = " AND (rating > :rating OR (rating = :rating AND user_id < :user))"
+            where = (" AND rating >= :rating"
+                     " AND (rating > :rating OR (rating = :rating AND user_id < :user))")
             order = " ORDER BY rating, user_id DESC"
         rows = await self._page(conn, guild_id, season, current, offset=0, limit=limit,
                                 where=where, order=order,
