@@ -59,6 +59,12 @@ def _change(row: Row) -> StoredChange:
                         None if row[7] is None else str(row[7]), float(row[8]))
 
 
+def _ranked(first: int, rows: Sequence[Row]) -> list[Standing]:
+    """A board's ``(user, rating, games, total games)`` rows, ranked from ``first``."""
+    return [Standing(first + i, int(u), float(r), int(g), int(t))
+            for i, (u, r, g, t) in enumerate(rows)]
+
+
 @dataclass(frozen=True)
 class Opened:
     """What rating a game reads once it has claimed the game (:meth:`RatingStore.claim`)."""
@@ -286,16 +292,15 @@ class RatingStore:
         """A season's board, best first (ties: the lower id first), read in rank order: a
         page costs its offset, not the board's size."""
         rows = await self._page(conn, guild_id, season, current, offset=offset, limit=limit)
-        return [Standing(offset + i + 1, int(u), float(r), int(g), int(t))
-                for i, (u, r, g, t) in enumerate(rows)]
+        return _ranked(offset + 1, rows)
 
     async def beside(self, conn: Connection, guild_id: int, season: str, current: bool,
                      rating: float, user_id: int, *, after: bool, limit: int
-                     ) -> list[tuple[int, float, int, int]]:
+                     ) -> list[Standing]:
         """The ``limit`` rows of a season's board just after (or before) the place of
-        ``(rating, user_id)`` in its order, best first, as ``(user, rating, games, total
-        games)``: a page turned from the one shown costs its own rows, however deep (the
-        row itself may have moved since)."""
+        ``(rating, user_id)`` in its order, best first, ranked from the first one's rank
+        (:meth:`rank`): a page turned from the one shown costs its own rows, however deep
+        (the row itself may have moved since)."""
         # the plain bound first: the rank index's range starts there (PostgreSQL reads
         # no bound out of the OR, and would scan from the board's top)
         if after:
@@ -309,8 +314,12 @@ class RatingStore:
         rows = await self._page(conn, guild_id, season, current, offset=0, limit=limit,
                                 where=where, order=order,
                                 values={"rating": float(rating), "user": user_id})
-        found = [(int(u), float(r), int(g), int(t)) for u, r, g, t in rows]
-        return found if after else found[::-1]
+        rows = rows if after else rows[::-1]
+        if not rows:
+            return []
+        first = await self.rank(conn, guild_id, season, current, int(rows[0][0]),
+                                float(rows[0][1]))
+        return _ranked(first, rows)
 
     async def _page(self, conn: Connection, guild_id: int, season: str, current: bool, *,
                     offset: int, limit: int, where: str = "", order: str = "",

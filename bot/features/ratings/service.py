@@ -313,15 +313,11 @@ class RatingService:
 
     async def _turned(self, conn: Connection, guild_id: int, season: str, current: bool,
                       turn: PageTurn, size: int) -> list[Standing]:
-        """The page a turn shows, ranked from its first row; none when the turn finds no
-        full page before the row (then the first page is shown) or nothing after it."""
+        """The page a turn shows; none when the turn finds no full page before the row
+        (then the first page is shown) or nothing after it."""
         rows = await self.store.beside(conn, guild_id, season, current, turn.rating,
                                        turn.user_id, after=turn.after, limit=size)
-        if not rows or (not turn.after and len(rows) < size):
-            return []
-        user, rating, _, _ = rows[0]
-        first = await self.store.rank(conn, guild_id, season, current, user, rating)
-        return [Standing(first + i, u, r, g, t) for i, (u, r, g, t) in enumerate(rows)]
+        return [] if not turn.after and len(rows) < size else rows
 
     async def seasons_played(self, guild_id: int) -> list[str]:
         return await self.store.seasons(await self.db.reader(), guild_id)
