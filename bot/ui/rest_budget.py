@@ -93,6 +93,8 @@ class RestBudget:
         self._pending: dict[int, tuple[float, Job]] = {}
         self._pump: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
+        #: Set when no edit waits or runs (made by the first :meth:`settled`).
+        self._idle: asyncio.Event | None = None
 
     def retime(self, clock: Callable[[], float], sleep: Callable[[float], Awaitable[None]]
                ) -> None:
@@ -150,18 +152,31 @@ class RestBudget:
     async def settled(self, timeout: float) -> bool:
         """Wait (at most ``timeout`` seconds) until no edit waits or runs; whether it did.
         For tests and benches that look at the trail right after a move."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while self._pending or self._running:
-            if asyncio.get_running_loop().time() >= deadline:
-                return False
-            await asyncio.sleep(0.001)
+        if self._is_idle():
+            return True
+        if self._idle is None:
+            self._idle = asyncio.Event()
+        self._idle.clear()
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
         return True
+
+    def _is_idle(self) -> bool:
+        return not self._pending and not self._running
+
+    def _settle(self) -> None:
+        """Wake :meth:`settled` when the last edit has left the queue and finished."""
+        if self._idle is not None and self._is_idle():
+            self._idle.set()
 
     async def close(self, grace: float) -> None:
         """At shutdown: drop the edits still waiting; give running ones ``grace`` seconds."""
         for _ in self._pending:
             self.counts.cosmetic("stale")
         self._pending.clear()
+        self._settle()
         if self._pump is not None and not self._needed:
             self._pump.cancel()
         if self._running:
@@ -189,9 +204,9 @@ class RestBudget:
             asked, job = self._pending.pop(message_id)
             if self.clock() - asked > STALE_AFTER:
                 self.counts.cosmetic("stale")
-                continue
-            if self._take():
+            elif self._take():
                 self._start(job)
+            self._settle()
 
     def _start(self, job: Job) -> None:
         context = contextvars.Context()
@@ -199,7 +214,11 @@ class RestBudget:
         task = asyncio.get_running_loop().create_task(
             self._run(job), name=TASK_NAME, context=context)
         self._running.add(task)
-        task.add_done_callback(self._running.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._running.discard(task)
+        self._settle()
 
     async def _run(self, job: Job) -> None:
         try:
