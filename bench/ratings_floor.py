@@ -1,13 +1,14 @@
-"""How much of a rating update PostgreSQL itself spends: run by hand, prints it.
+"""A rating update by game size, and how much of it PostgreSQL itself spends: run by hand,
+prints it.
 
-    .venv/bin/python bench/ratings_floor.py [--players 100000] [--runs 200]
+    .venv/bin/python bench/ratings_floor.py [--backend postgresql|sqlite] [--players 100000]
 
-The same server and database as ``ratings_bench.py --backend postgresql`` (100,000 rated
-players, a week of rated games). For games of 2, 6, 12 and 25 players it times
-``RatingService.rate()`` as that bench does, then, in a second pass, the server's own
-execution time of the two statements ``rate()`` sends (the game's opening, ``rating_open``,
-and its write): each is first run under ``EXPLAIN (ANALYZE, TIMING OFF)`` inside a savepoint
-rolled back at once, then for real. That is PostgreSQL's "Execution Time": no round trip,
+The same database as ``ratings_bench.py`` (100,000 rated players, a week of rated games).
+For games of 2 to 25 players it times ``RatingService.rate()`` as that bench does; on
+PostgreSQL then, in a second pass, the server's own execution time of the two statements
+``rate()`` sends (the game's opening, ``rating_open``, and its write): each is first run
+under ``EXPLAIN (ANALYZE, TIMING OFF)`` inside a savepoint rolled back at once, then for
+real. That is PostgreSQL's "Execution Time": no round trip,
 no planning, no Python. No client can rate a game faster than the sum of the two, so it
 says for which game sizes a figure such as "under 2 ms" is within this machine's reach.
 """
@@ -22,6 +23,7 @@ import statistics
 import time
 import warnings
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from databases import bench_database
 from ratings_bench import CHANNEL, GUILD, NOW, fill, vacuum
@@ -30,9 +32,10 @@ from bot.core.enums import RatedKind
 from bot.features.ratings.service import Placement, RatedGame, RatingService
 from bot.store import Database, locks
 from bot.store.connection import Params, PgCursor, arguments, to_postgres
+from bot.store.postgres import PostgresDatabase
 from bot.store.transaction import PgTransaction
 
-SIZES = (2, 6, 12, 25)
+SIZES = (2, 6, 8, 10, 12, 16, 25)
 #: The two statements of ``rate()`` on PostgreSQL, by how their text begins.
 STATEMENTS = {"SELECT * FROM rating_open(": "open", "WITH kept AS (": "write"}
 _EXECUTION = re.compile(r"Execution Time: ([\d.]+) ms")
@@ -81,17 +84,22 @@ async def games(db: Database, service: RatingService, players: int, size: int,
     return seconds
 
 
-async def measure(url: str, players: int, runs: int) -> None:
-    db = await Database.open(url)
+async def measure(target: str | Path, players: int, runs: int) -> None:
+    db = await Database.open(target)
+    postgres = isinstance(db, PostgresDatabase)
     try:
         await fill(db, players)
-        await vacuum(url)
+        if postgres:
+            await vacuum(str(target))
         service = RatingService(db, clock=lambda: NOW)
         ids = (range(first, first + runs) for first in range(1, 10**9, runs))
-        print(f"  {'players':>7}  {'rate()':>8}  {'server: open':>12}  {'write':>6}  "
-              f"{'both':>6}  (medians, ms)")
+        server_columns = f"  {'server: open':>12}  {'write':>6}  {'both':>6}" if postgres else ""
+        print(f"  {'players':>7}  {'rate()':>8}{server_columns}  (medians, ms)")
         for size in SIZES:
             rated = await games(db, service, players, size, next(ids), None)
+            if not postgres:
+                print(f"  {size:>7}  {statistics.median(rated) * 1000:8.2f}")
+                continue
             server: dict[str, list[float]] = {}
             await games(db, service, players, size, next(ids), server)
             both = [a + b for a, b in zip(server["open"], server["write"], strict=True)]
@@ -104,12 +112,13 @@ async def measure(url: str, players: int, runs: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
-    with bench_database("postgresql", "ratings.sqlite3") as url:
-        print(f"postgresql: {args.players:,} rated players in one server")
-        asyncio.run(measure(str(url), args.players, args.runs))
+    with bench_database(args.backend, "ratings.sqlite3") as target:
+        print(f"{args.backend}: {args.players:,} rated players in one server")
+        asyncio.run(measure(target, args.players, args.runs))
 
 
 if __name__ == "__main__":
