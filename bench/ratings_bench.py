@@ -34,8 +34,9 @@ import statistics
 import time
 import warnings
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any
 
 from databases import bench_database
 
@@ -188,16 +189,19 @@ async def measure(target: str | Path, players: int, runs: int) -> None:
         await db.close()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
+def run(description: str, bench: Callable[[str | Path, int, int], Coroutine[Any, Any, None]],
+        backend: str) -> None:
+    """A ratings bench's command line (``--backend``, ``--players``, ``--runs``): ``bench``
+    run on a new database of the backend."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default=backend)
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
     with bench_database(args.backend, "ratings.sqlite3") as target:
         print(f"{args.backend}: {args.players:,} rated players in one server")
-        asyncio.run(measure(target, args.players, args.runs))
+        asyncio.run(bench(target, args.players, args.runs))
 
 
 if __name__ == "__main__":
-    main()
+    run(__doc__.splitlines()[0], measure, "sqlite")

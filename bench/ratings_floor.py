@@ -15,8 +15,6 @@ says for which game sizes a figure such as "under 2 ms" is within this machine's
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import random
 import re
 import statistics
@@ -25,8 +23,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from databases import bench_database
-from ratings_bench import CHANNEL, GUILD, NOW, fill, vacuum
+from ratings_bench import CHANNEL, GUILD, NOW, fill, run, vacuum
 
 from bot.core.enums import RatedKind
 from bot.features.ratings.service import Placement, RatedGame, RatingService
@@ -110,16 +107,5 @@ async def measure(target: str | Path, players: int, runs: int) -> None:
         await db.close()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
-    parser.add_argument("--players", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=200)
-    args = parser.parse_args()
-    with bench_database(args.backend, "ratings.sqlite3") as target:
-        print(f"{args.backend}: {args.players:,} rated players in one server")
-        asyncio.run(measure(target, args.players, args.runs))
-
-
 if __name__ == "__main__":
-    main()
+    run(__doc__.splitlines()[0], measure, "postgresql")
