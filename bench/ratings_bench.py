@@ -84,14 +84,14 @@ async def fill(db: Database, players: int) -> None:
         await conn.executemany(
             "INSERT INTO rating_seasons (guild_id, season, players) VALUES (?, ?, ?)",
             [(GUILD, season, players), (GUILD, last, players)])
-        games = list(past_games(rng, players))
+        past = list(past_games(rng, players))
         await conn.executemany(
             "INSERT INTO rated_games (kind, source_id, guild_id, season, rated_at)"
-            " VALUES (?, ?, ?, ?, ?)", [game for game, _ in games])
+            " VALUES (?, ?, ?, ?, ?)", [game for game, _ in past])
         await conn.executemany(
             "INSERT INTO rating_changes (kind, source_id, user_id, guild_id, place, before,"
             " after, provisional, why_not, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?)",
-            [change for _, changes in games for change in changes])
+            [change for _, changes in past for change in changes])
 
 
 def past_games(rng: random.Random, players: int) -> Iterator[tuple[tuple, list[tuple]]]:
