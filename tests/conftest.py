@@ -323,10 +323,15 @@ def snapshot(db_path) -> dict[str, list]:
 
 
 def without_drawn_pegs(text: object) -> str:
-    """Text as a player reads it: a drawn peg ``<:red_1a2b3c:1575…>`` is a picture, so its
-    hash and id (digits that could spell any code) are not text anyone sees, nor is an
-    embed's colour (``"color": 5793266``) or timestamp."""
+    """Text as a player reads it, less what can spell a code by chance: a drawn peg
+    ``<:red_1a2b3c:1575…>`` is a picture and a mention ``<@1234…>`` or time ``<t:1795…:R>``
+    a name or a date, so their digits are not text anyone sees, nor is an embed's colour
+    (``"color": 5793266``) or timestamp; and a command shown as an example (``/guess
+    1123``, in any language) is the same whatever the secret (a secret of 1123 is one game
+    in 1,296)."""
     text = re.sub(r"<a?:\w+:\d+>", ":peg:", str(text))
+    text = re.sub(r"<(@[!&]?|#|t:)\d+(:\w)?>", r"<\1_>", text)
+    text = re.sub(r"(/[^\s`'\"]+) 1123\b", r"\1 <example>", text)
     return re.sub(r"""(["'](colou?r|timestamp)["']: )("[^"]*"|'[^']*'|\d+)""", r"\1_", text)
 
 

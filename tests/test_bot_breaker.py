@@ -72,6 +72,22 @@ async def test_rule_options_given_reach_the_game(fake_discord, start_bot, world,
     assert tuple(row) == (5, 6, 10, 0)  # the rest: the server's default rules
 
 
+async def test_a_secret_spelling_the_example_is_still_never_shown(
+        fake_discord, start_bot, world, db_path, monkeypatch):
+    """The new game's text shows ``/guess 1123`` as an example, whatever the secret: a
+    secret of 1123 (one game in 1,296) is kept as secret as any other."""
+    import bot.features.breaker.service as breaker
+
+    monkeypatch.setattr(breaker, "draw_secret", lambda rules: (1, 1, 2, 3))
+    bot = await start_bot()
+    started = await new_game(fake_discord, bot, world)
+    assert secret_of(db_path, world.general.id) == "1123"
+    assert "`/guess 1123`" in started.embed["description"]  # the example
+    assert "1123" not in without_drawn_pegs(started.embed)
+    first = await guess(fake_discord, bot, world, "4444")
+    assert "1123" not in without_drawn_pegs(first.embed)
+
+
 @pytest.mark.both_databases
 async def test_full_won_game(fake_discord, start_bot, world, db_path):
     bot = await start_bot()
