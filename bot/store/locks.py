@@ -79,10 +79,15 @@ class Key:
         return PRIVATE if self.lookup else self.rank
 
 
+#: What every key's text begins with: the bot's locks never share a number with another
+#: program's on the same database.
+_PREFIX = "mastermind:"
+
+
 def _hashed(scope: str, value_sql: str) -> str:
     # 64 bits of a hash: two things sharing a number only wait for each other, never mix.
     # migrations/postgresql/022 hashes a key's text the same way (rating_open).
-    return f"hashtextextended('mastermind:{scope}:' || ({value_sql})::text, 0)"
+    return f"hashtextextended('{_PREFIX}{scope}:' || ({value_sql})::text, 0)"
 
 
 #: A game row's own lock, as SQL over its columns: its player's if private, else its channel's.
@@ -114,9 +119,9 @@ def puzzles(user_id: int) -> Key:
 
 def rating(guild_id: int, user_id: int) -> Key:
     """A player's rating in a server (a rated game takes all its players' in one call)."""
-    value = f"{int(guild_id)}:{int(user_id)}"
-    return Key(RATING, f"rating:{value}", _hashed("rating", f"'{value}'"),
-               text=f"mastermind:rating:{value}")
+    name, value = "rating", f"{int(guild_id)}:{int(user_id)}"
+    return Key(RATING, f"{name}:{value}", _hashed(name, f"'{value}'"),
+               text=f"{_PREFIX}{name}:{value}")
 
 
 def of_game(game: GameRecord) -> Key:
