@@ -72,6 +72,48 @@ async def test_a_game_played_by_taps_and_a_drag_to_the_win(stack: Stack) -> None
         await stack.discord.close(page)
 
 
+async def drafted(page: Any) -> str:
+    """The row being drafted, as shown: its pegs' digits (none for an empty slot)."""
+    return await page.app.eval_on_selector_all(
+        ".draft .slot", "slots => slots.map(s => s.querySelector('.peg')?.dataset.digit"
+        " ?? '').join('')")
+
+
+async def test_a_row_drafted_before_the_last_ones_answer_arrives_is_kept(stack: Stack) -> None:
+    """The live update can show a player's row before the answer to their own request
+    arrives (two connections: a slow network, a busy machine). A player who starts the next
+    row from what the page shows keeps it when that answer comes."""
+    async with asyncio.timeout(BUDGET):
+        channel = stack.channel("early-draft")
+        (page,) = await stack.open_game(channel, stack.user("amy"))
+        await page.new_game()
+        secret = stack.secret(channel)
+        wrong = "1122" if secret != "1122" else "3344"
+        released, held = asyncio.Event(), []
+
+        async def answer_late(route: Any) -> None:
+            if held:  # only the first guess's answer is held
+                await route.continue_()
+                return
+            held.append(route)
+            answer = await route.fetch()  # the bot has played it: the live update goes out
+            await released.wait()
+            await route.fulfill(response=answer)
+
+        await page.context.route("**/api/guess?*", answer_late)
+        await page.tap_code(wrong)
+        await page.app.click("[data-key='submit']")
+        assert await page.wait_rows(1) == [(wrong, *score(secret, wrong), MINE)]  # live
+        assert len(held) == 1 and await drafted(page) == ""  # the row sent is on the board
+        await page.tap_code(secret)
+        released.set()
+        await page.wait_playable()  # the answer arrived
+        assert await drafted(page) == secret
+        await page.app.click("[data-key='submit']")
+        assert (await page.wait_rows(2))[-1] == (secret, 4, 0, MINE)
+        await stack.discord.close(page)
+
+
 async def test_a_private_game_played_from_the_keyboard_in_german(stack: Stack) -> None:
     """Digits and colour letters place pegs, Backspace takes one back, Enter guesses; the
     words are the reader's (their Discord locale)."""

@@ -21,6 +21,7 @@ const app = {
   mode: null, views: {}, draft: [], cursor: 0, reply: { black: 0, white: 0 },
   participants: [], live: "connecting", seq: 0, message: null, notice: "", busy: false,
   quitting: false, // "Give up" tapped once: the next tap gives up
+  sending: null, // the request on its way: { mode, body, draft } (see sentRowShown)
   form: { pegs: 4, colors: 6, max_guesses: 10, repeats: true },
 };
 
@@ -49,6 +50,21 @@ function freshDraft() {
   app.reply = { black: 0, white: 0 };
 }
 
+/** The row (or the key pegs) being drafted, as text: has the player touched it since? */
+function drafted() {
+  return JSON.stringify([app.draft, app.reply]);
+}
+
+/** Whether ``view`` shows the row on its way as played, the draft untouched since it was
+ *  sent: a live update can show it before the answer to the request itself arrives (two
+ *  connections), and the player may start the next row from what they see. */
+function sentRowShown(mode, view) {
+  const sent = app.sending;
+  if (!sent || sent.mode !== mode || sent.body.code === undefined) return false;
+  const move = view.game_id === sent.body.game_id ? view.moves?.[sent.body.turn] : undefined;
+  return move?.code === sent.body.code && drafted() === sent.draft;
+}
+
 /** The game as it now stands. A game's moves only grow, so a view with fewer moves than the one
  *  shown is older news (a live echo that arrives after the answer to a later move) and is
  *  dropped. The row being drafted (or the key pegs being tapped) stays while it still answers
@@ -60,7 +76,10 @@ function setView(mode, view) {
   app.views[mode] = view;
   const sameRow = old && old.game_id === view.game_id && (old.rules?.pegs === view.rules?.pegs)
     && (view.mode !== "challenge" || old.turn === view.turn);
-  if (mode === app.mode && (!sameRow || !playing(view))) freshDraft();
+  if (mode === app.mode && (!sameRow || !playing(view) || sentRowShown(mode, view))) {
+    freshDraft();
+    if (app.sending) app.sending.draft = drafted();
+  }
 }
 
 function refused(error) {
@@ -82,14 +101,17 @@ async function send(path, body) {
   app.message = null;
   show();
   const mode = app.mode;
+  app.sending = { mode, body, draft: drafted() };
   try {
     setView(mode, await api.post(path, body));
-    if (mode === app.mode) freshDraft(); // the row was played
+    // the row was played: a fresh one, unless the player has begun the next already
+    if (mode === app.mode && drafted() === app.sending.draft) freshDraft();
   } catch (error) {
     refused(error);
     if (error instanceof ApiError && error.status === 409) await loadGame(mode); // out of date
   } finally {
     app.busy = false;
+    app.sending = null;
     show();
   }
 }
